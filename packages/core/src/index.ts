@@ -1,0 +1,36 @@
+export type { JsonArray, JsonObject, JsonValue } from './json.js';
+export { isJsonObject } from './json.js';
+export type { JsonSchema, JsonSchemaObject, JsonSchemaTypeName } from './json-schema.js';
+export type {
+  SourceLocation,
+  ToolConditions,
+  ToolDoc,
+  ToolDocFormat,
+  ToolGroup,
+  ToolHints,
+  ToolSpec,
+} from './tool.js';
+export type {
+  AssistantMessage,
+  Message,
+  Role,
+  SystemMessage,
+  TokenUsage,
+  ToolCall,
+  ToolCallError,
+  ToolMessage,
+  ToolResult,
+  UserMessage,
+} from './message.js';
+export type { GoldCall, Task, UserFact } from './task.js';
+export type { InjectedUserError, TerminationReason, ToolStep, Trajectory } from './trajectory.js';
+export type { Agent, AgentContext, UserContext, UserReply, UserSimulator } from './agent.js';
+export { USER_STOP_TOKEN } from './agent.js';
+export { canonicalJson, compareCodePoints, digest, sha256Hex } from './canonical-json.js';
+export type { Rng, Seed } from './rng.js';
+export { createRng } from './rng.js';
+export type { Issue, Result } from './result.js';
+export { err, ok, unwrap } from './result.js';
+export type { CoreErrorCode, Location } from './error.js';
+export { AutoForgeError, CoreError, formatLocation, isAutoForgeError } from './error.js';
+export { escapePointerToken, getAtPointer, parsePointer, toPointer } from './json-pointer.js';

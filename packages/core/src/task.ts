@@ -1,0 +1,43 @@
+import type { JsonObject, JsonValue } from './json.js';
+
+/** A tool call with parsed arguments (gold calls, replays). */
+export interface GoldCall {
+  name: string;
+  arguments: JsonObject;
+}
+
+/** A fact the (simulated) user knows and may be asked for. */
+export interface UserFact {
+  /** Stable key (`email`, `payment_method`). */
+  key: string;
+  /** Human phrasing of what the fact is ("your email address"). */
+  description: string;
+  /** The value the user gives when asked. */
+  value: JsonValue;
+}
+
+/** A training or evaluation task. */
+export interface Task {
+  /** Unique id within its environment. */
+  id: string;
+  /** The environment it runs in. */
+  envId: string;
+  /** What the user wants, in the user's words (minimum information). */
+  intent: string;
+  /** Facts the user knows and gives when asked. */
+  userFacts: UserFact[];
+  /** The initial state; absent means the environment's seed state. */
+  initialState?: JsonValue;
+  /** Digest of the initial state (see `digest`). */
+  initialDigest?: string;
+  /** The reference solution. */
+  goldCalls: GoldCall[];
+  /** Digest of the state the gold calls reach. */
+  expectedFinalDigest: string;
+  /** Strings that must appear in the agent's messages (read-only goals), as in tau-bench. */
+  requiredOutputs: string[];
+  /** The agent policy (system prompt), when the environment has one. */
+  policy?: string;
+  /** Anything else (difficulty metrics, blueprint id, benchmark fields). */
+  metadata?: JsonObject;
+}

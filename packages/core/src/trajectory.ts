@@ -1,0 +1,60 @@
+import type { JsonObject } from './json.js';
+import type { Message, TokenUsage, ToolCall, ToolResult } from './message.js';
+
+/** Why an episode ended. */
+export type TerminationReason =
+  | 'user_stop'
+  | 'agent_finish'
+  | 'agent_transfer'
+  | 'max_turns'
+  | 'max_tool_calls'
+  | 'max_tokens'
+  | 'max_wall_time'
+  | 'agent_error'
+  | 'user_error';
+
+/** One executed tool call with its result and timing. */
+export interface ToolStep {
+  /** Index of the assistant message that made the call. */
+  messageIndex: number;
+  call: ToolCall;
+  result: ToolResult;
+  /** Wall time of the call in milliseconds (measurement only; not part of the outcome). */
+  durationMs: number;
+}
+
+/** A simulated-user error injected on purpose (ground truth for the judge). */
+export interface InjectedUserError {
+  kind: 'wrong_fact' | 'contradiction' | 'early_stop' | 'invented_requirement';
+  /** Index of the user message that carries it. */
+  messageIndex: number;
+  /** What was changed (fact key, the wrong value, …). */
+  detail: JsonObject;
+}
+
+/** A finished episode. */
+export interface Trajectory {
+  /** Unique id (`<taskId>#<rollout>` by convention). */
+  id: string;
+  envId: string;
+  taskId: string;
+  /** Index of this rollout among the task's rollouts (0-based). */
+  rollout: number;
+  seed: number;
+  messages: Message[];
+  steps: ToolStep[];
+  termination: TerminationReason;
+  /** Digest of the final environment state. */
+  finalDigest: string;
+  /** 1 for success, 0 for failure; fractional values allowed for graded rewards. */
+  reward: number;
+  /** Components of the reward (state match, outputs…). */
+  rewardInfo?: JsonObject;
+  usage: TokenUsage;
+  /** Wall time of the episode in milliseconds (measurement only). */
+  durationMs: number;
+  /** Errors the simulated user made on purpose (ground truth for the judge). */
+  injectedUserErrors: InjectedUserError[];
+  /** Agent and user names, anything else. */
+  metadata: JsonObject;
+}
