@@ -1,0 +1,10 @@
+export { parseConditions } from './conditions.js';
+export type { ParsedConditions } from './conditions.js';
+export { detectFormat } from './detect-format.js';
+export { ToolDocParserError } from './error.js';
+export type { ToolDocParserErrorCode } from './error.js';
+export { formatIssue } from './issue.js';
+export type { ToolDocIssue, ToolDocIssueCode } from './issue.js';
+export { parseToolDoc, parseToolDocFile } from './parse-tool-doc.js';
+export type { ParseToolDocOptions, ToolDocResult } from './parse-tool-doc.js';
+export type { HttpBinding } from './read-openapi.js';
