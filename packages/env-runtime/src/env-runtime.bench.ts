@@ -1,0 +1,69 @@
+import type { ToolCall } from '@autoforge/core';
+import { digest } from '@autoforge/core';
+import { afterAll, bench, describe } from 'vitest';
+import { createEnvironment } from './environment.js';
+import { RETAIL_NATIVES, loadRetailDb, retailSpec } from './retail-fixture.js';
+
+// The tau-bench retail DB (2.3 MB, 1,000 orders). Python reference (expected/timings.md):
+// reset 17,810 µs, read 12.9 µs, write 125.8 µs, whole-DB digest 88,756 µs.
+const seed = loadRetailDb();
+const env = await createEnvironment(retailSpec(seed), { natives: RETAIL_NATIVES });
+afterAll(() => env.close());
+
+const session = env.createSession();
+const read = (name: string): ToolCall => ({ id: 'r', name, arguments: '{"order_id": "#W2378156"}' });
+const cancel = (name: string): ToolCall => ({
+  id: 'w',
+  name,
+  arguments: '{"order_id": "#W5199551", "reason": "no longer needed"}',
+});
+
+function check(ok: boolean, what: string): void {
+  if (!ok) throw new Error(`benchmark setup: ${what} failed`);
+}
+check(session.stepSync(read('get_order_details')).ok, 'native read');
+check(session.stepSync(read('get_order_details_js')).ok, 'sandboxed read');
+session.reset();
+check(session.stepSync(cancel('cancel_pending_order_js')).ok, 'sandboxed write');
+const afterWrite = session.snapshot();
+session.reset();
+
+describe('reset (Python: data_load_func() 17,810 µs)', () => {
+  bench('session.reset()', () => {
+    session.reset();
+  });
+  bench('environment.createSession()', () => {
+    env.createSession();
+  });
+});
+
+describe('read step: get_order_details #W2378156 (Python 12.9 µs)', () => {
+  bench('native', () => {
+    session.stepSync(read('get_order_details'));
+  });
+  bench('sandboxed', () => {
+    session.stepSync(read('get_order_details_js'));
+  });
+});
+
+describe('write step on a fresh state: cancel_pending_order #W5199551 (Python 125.8 µs, copy excluded)', () => {
+  bench('native (reset + step)', () => {
+    session.reset();
+    session.stepSync(cancel('cancel_pending_order'));
+  });
+  bench('sandboxed (reset + step)', () => {
+    session.reset();
+    session.stepSync(cancel('cancel_pending_order_js'));
+  });
+});
+
+describe('digest of the whole DB after one write (Python canonical.py 88,756 µs)', () => {
+  bench('session.digest() (incremental)', () => {
+    session.restore(afterWrite);
+    session.digest();
+  });
+  bench('core digest(session.state()) (from scratch)', () => {
+    session.restore(afterWrite);
+    digest(session.state());
+  }, { iterations: 10 });
+});

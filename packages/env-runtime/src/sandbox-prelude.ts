@@ -1,0 +1,366 @@
+/**
+ * The script that prepares a QuickJS context for tools. It is evaluated once per context to a
+ * function `(host, maxOutputChars) → { load, call }`:
+ *
+ * - `host(op, a, b, c)` is the one host function; it answers db/ids/clock/rng operations of the
+ *   call in progress with JSON text, a list of record texts (`all`, `find`), a boolean
+ *   (`has`, `delete`) or a number (`nowMs`, `rngFloat`, `rngInt`).
+ * - `load(source)` compiles a tool source into a factory; every call runs the factory again, so
+ *   the source's top-level bindings are fresh for each call.
+ * - `call(factory, argsText, timeoutMs)` runs `run(args, ctx)` and answers the output's JSON
+ *   text, or a status after U+0001 (never the first character of JSON text): `E<json
+ *   {name,message}>` thrown error, `U` undefined/not JSON, `P` a promise, `L<n>` too large,
+ *   `X<json>` output that JSON.stringify rejects, `T` the deadline passed inside a long
+ *   built-in (even if the tool caught that error).
+ *
+ * Before returning, it removes nondeterminism (Math.random → the step's seeded stream, Date →
+ * the environment clock, UTC only; WeakRef, FinalizationRegistry, SharedArrayBuffer removed),
+ * dynamic code (eval, Function constructors throw) and deep-freezes every intrinsic reachable
+ * from the global object, so that no call can leave state for the next. Data properties of
+ * `Object.prototype` and of the error prototypes are turned into accessors first, so that
+ * assigning `obj.toString = …` or `err.name = …` on an ordinary object still works after the
+ * freeze (the "override mistake").
+ */
+export const SANDBOX_PRELUDE = String.raw`(function (host, maxOutputChars) {
+  'use strict';
+  const G = globalThis;
+  const O = Object;
+  const freeze = O.freeze;
+  const defineProperty = O.defineProperty;
+  const getOwnPropertyDescriptor = O.getOwnPropertyDescriptor;
+  const getPrototypeOf = O.getPrototypeOf;
+  const ownKeys = Reflect.ownKeys;
+  const parse = JSON.parse;
+  const stringify = JSON.stringify;
+  const str = String;
+  const OriginalFunction = Function;
+  const OriginalDate = Date;
+  const dateUTC = Date.UTC;
+  const dateParse = Date.parse;
+  const TypeErr = TypeError;
+  const InternalErr = InternalError;
+  const apply = Reflect.apply;
+  // The engine's own clock (the host's wall clock); only for deadlines, never given to tools.
+  const realNow = Date.now;
+
+  function key(v, what) {
+    if (typeof v === 'string') return v;
+    if (typeof v === 'number' && v === v && v !== Infinity && v !== -Infinity) return str(v);
+    throw new TypeErr(what + ' must be a string');
+  }
+  function text(v) {
+    return v === undefined ? undefined : parse(v);
+  }
+
+  // Records come in as JSON text and are parsed only when the tool looks inside them: a tool
+  // that returns or stores a record untouched passes its text through, which saves QuickJS's
+  // (slow) JSON.parse and JSON.stringify. A lazy record is a Proxy over an empty "shell" object
+  // that is filled from the text on first use; every trap then forwards to the shell, so the
+  // Proxy invariants hold and it behaves as the plain object it stands for.
+  const ProxyCtor = Proxy;
+  const shellOf = new WeakMap(); // proxy → shell
+  const pendingText = new WeakMap(); // shell → text not parsed yet
+  const Rf = Reflect;
+  function fill(shell) {
+    const t = pendingText.get(shell);
+    if (t === undefined) return shell;
+    pendingText.delete(shell);
+    const v = parse(t);
+    for (const k of ownKeys(v)) defineProperty(shell, k, { value: v[k], writable: true, enumerable: true, configurable: true });
+    return shell;
+  }
+  const lazyHandler = freeze({
+    get(s, k) { return Rf.get(fill(s), k); },
+    set(s, k, v) { return Rf.set(fill(s), k, v); },
+    has(s, k) { return Rf.has(fill(s), k); },
+    deleteProperty(s, k) { return Rf.deleteProperty(fill(s), k); },
+    ownKeys(s) { return ownKeys(fill(s)); },
+    getOwnPropertyDescriptor(s, k) { return getOwnPropertyDescriptor(fill(s), k); },
+    defineProperty(s, k, d) { return Rf.defineProperty(fill(s), k, d); },
+    getPrototypeOf(s) { return getPrototypeOf(s); },
+    setPrototypeOf(s, p) { return Rf.setPrototypeOf(fill(s), p); },
+    isExtensible(s) { return Rf.isExtensible(s); },
+    preventExtensions(s) { return Rf.preventExtensions(fill(s)); },
+  });
+  function lazyRecord(t) {
+    if (t === undefined) return undefined;
+    const shell = {};
+    pendingText.set(shell, t);
+    const proxy = new ProxyCtor(shell, lazyHandler);
+    shellOf.set(proxy, shell);
+    return proxy;
+  }
+  // "<len>,<len>,…\n<text><text>…" (UTF-16 lengths) → lazy records.
+  function lazyList(t) {
+    const nl = t.indexOf('\n');
+    const out = [];
+    if (nl === 0) return out;
+    let pos = nl + 1;
+    for (const len of t.slice(0, nl).split(',')) {
+      const end = pos + +len;
+      out.push(lazyRecord(t.slice(pos, end)));
+      pos = end;
+    }
+    return out;
+  }
+  // The text of a value that is an untouched lazy record, or undefined.
+  function untouched(v) {
+    if (v === null || typeof v !== 'object') return undefined;
+    const shell = shellOf.get(v);
+    return shell === undefined ? undefined : pendingText.get(shell);
+  }
+  // JSON text of a value, passing untouched records (alone or as an array of them) through.
+  // A record the tool did look into is serialized from its shell, skipping the Proxy traps.
+  function toText(v) {
+    if (v !== null && typeof v === 'object') {
+      const shell = shellOf.get(v);
+      if (shell !== undefined) {
+        const t = pendingText.get(shell);
+        return t !== undefined ? t : stringify(shell);
+      }
+    }
+    if (Array.isArray(v) && v.length > 0) {
+      const parts = [];
+      for (let i = 0; i < v.length; i++) {
+        const p = untouched(v[i]);
+        if (p === undefined) return stringify(v);
+        parts.push(p);
+      }
+      return '[' + parts.join(',') + ']';
+    }
+    return stringify(v);
+  }
+
+  const db = {
+    collections() { return parse(host('collections')); },
+    get(c, id) { return lazyRecord(host('get', key(c, 'collection'), key(id, 'id'))); },
+    has(c, id) { return host('has', key(c, 'collection'), key(id, 'id')); },
+    ids(c) { return parse(host('ids', key(c, 'collection'))); },
+    all(c) { return lazyList(host('all', key(c, 'collection'))); },
+    find(c, where) { return lazyList(host('find', key(c, 'collection'), stringify(where === undefined ? {} : where))); },
+    put(c, id, record) { host('put', key(c, 'collection'), key(id, 'id'), toText(record)); },
+    update(c, id, patch) { return lazyRecord(host('update', key(c, 'collection'), key(id, 'id'), toText(patch))); },
+    delete(c, id) { return host('delete', key(c, 'collection'), key(id, 'id')); },
+    read(k) { return text(host('read', key(k, 'key'))); },
+    write(k, value) { host('write', key(k, 'key'), toText(value)); },
+  };
+  const ids = { next(prefix) { return host('idsNext', prefix === undefined ? '' : key(prefix, 'prefix')); } };
+  const clock = { now() { return host('now'); } };
+  const rng = {
+    float() { return host('rngFloat'); },
+    int(min, max) { return host('rngInt', str(min), str(max)); },
+  };
+  const ctx = { db, ids, clock, rng };
+
+  // ---- deadlines inside long built-ins ---------------------------------------------------
+  // QuickJS polls its interrupt handler every ~10000 calls or loop iterations, so a loop of few
+  // iterations that each run a heavy built-in ('x'.repeat(1e6), a.indexOf on a huge array)
+  // would outlive its deadline. These built-ins check the deadline themselves; past it they
+  // throw, and keep throwing cheaply, so the loop soon reaches the engine's own interrupt.
+  let deadline = Infinity;
+  let timedOut = false;
+  function tick() {
+    if (timedOut || realNow() > deadline) {
+      timedOut = true;
+      throw new InternalErr('interrupted');
+    }
+  }
+  function guard(obj, names) {
+    if (!obj) return;
+    for (const name of names) {
+      const desc = getOwnPropertyDescriptor(obj, name);
+      if (!desc || typeof desc.value !== 'function') continue;
+      const f = desc.value;
+      const wrapped = { [name](...args) { tick(); return apply(f, this, args); } }[name];
+      defineProperty(wrapped, 'length', { value: f.length });
+      defineProperty(obj, name, { value: wrapped, writable: desc.writable, enumerable: desc.enumerable, configurable: desc.configurable });
+    }
+  }
+  guard(String.prototype, ['concat', 'endsWith', 'includes', 'indexOf', 'lastIndexOf', 'localeCompare', 'match', 'matchAll',
+    'normalize', 'padEnd', 'padStart', 'repeat', 'replace', 'replaceAll', 'search', 'slice', 'split', 'startsWith',
+    'substring', 'substr', 'toLowerCase', 'toUpperCase', 'toLocaleLowerCase', 'toLocaleUpperCase', 'trim', 'trimStart',
+    'trimEnd', 'isWellFormed', 'toWellFormed']);
+  guard(Array.prototype, ['concat', 'copyWithin', 'fill', 'flat', 'includes', 'indexOf', 'join', 'lastIndexOf', 'reverse',
+    'slice', 'sort', 'splice', 'toReversed', 'toSorted', 'toSpliced', 'with', 'toString', 'unshift']);
+  guard(getPrototypeOf(Int8Array.prototype), ['copyWithin', 'fill', 'includes', 'indexOf', 'join', 'lastIndexOf', 'reverse',
+    'set', 'slice', 'sort', 'toReversed', 'toSorted', 'with', 'toString']);
+  guard(ArrayBuffer.prototype, ['slice']);
+  guard(JSON, ['parse', 'stringify']);
+  guard(O, ['keys', 'values', 'entries', 'assign', 'fromEntries', 'getOwnPropertyNames', 'getOwnPropertyDescriptors']);
+  guard(Array, ['from', 'of']);
+  guard(String, ['fromCharCode', 'fromCodePoint', 'raw']);
+
+  // ---- determinism: Math.random and Date ------------------------------------------------
+  defineProperty(Math, 'random', { value: function random() { return host('rngFloat'); }, writable: true, configurable: true });
+
+  const ISO_LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?$/;
+  function parseUTC(s) {
+    s = str(s);
+    return dateParse(ISO_LOCAL.test(s) ? s + 'Z' : s);
+  }
+  const DateProto = OriginalDate.prototype;
+  function SafeDate(...args) {
+    let t;
+    if (args.length === 0) t = host('nowMs');
+    else if (args.length === 1) t = typeof args[0] === 'string' ? parseUTC(args[0]) : args[0] instanceof OriginalDate ? args[0].getTime() : args[0];
+    else t = dateUTC(...args);
+    if (new.target === undefined) return new OriginalDate(t).toString();
+    return Reflect.construct(OriginalDate, [t], new.target);
+  }
+  defineProperty(SafeDate, 'prototype', { value: DateProto });
+  defineProperty(SafeDate, 'length', { value: 7 });
+  defineProperty(SafeDate, 'name', { value: 'Date' });
+  SafeDate.now = function now() { return host('nowMs'); };
+  SafeDate.parse = function parse(s) { return parseUTC(s); };
+  SafeDate.UTC = dateUTC;
+  defineProperty(DateProto, 'constructor', { value: SafeDate, writable: true, configurable: true });
+  // Local-time methods answer in UTC: the host's time zone must not leak into outputs.
+  for (const n of ['FullYear', 'Month', 'Date', 'Hours', 'Minutes', 'Seconds', 'Milliseconds']) {
+    defineProperty(DateProto, 'get' + n, { value: DateProto['getUTC' + n], writable: true, configurable: true });
+    defineProperty(DateProto, 'set' + n, { value: DateProto['setUTC' + n], writable: true, configurable: true });
+  }
+  defineProperty(DateProto, 'getDay', { value: DateProto.getUTCDay, writable: true, configurable: true });
+  defineProperty(DateProto, 'getYear', { value: function getYear() { return this.getUTCFullYear() - 1900; }, writable: true, configurable: true });
+  defineProperty(DateProto, 'setYear', { value: undefined, writable: true, configurable: true });
+  defineProperty(DateProto, 'getTimezoneOffset', { value: function getTimezoneOffset() { return this.getTime() === this.getTime() ? 0 : NaN; }, writable: true, configurable: true });
+  const toUTCString = DateProto.toUTCString;
+  function parts(d) {
+    // "Mon, 01 Jan 2024 00:00:00 GMT" → ["Mon", "Jan", "01", "2024", "00:00:00"]
+    const m = /^(\w+), (\d+) (\w+) (-?\d+) (\d\d:\d\d:\d\d) GMT$/.exec(toUTCString.call(d));
+    return m ? [m[1], m[3], m[2], m[4], m[5]] : undefined;
+  }
+  const localStrings = {
+    toString(p) { return p[0] + ' ' + p[1] + ' ' + p[2] + ' ' + p[3] + ' ' + p[4] + ' GMT+0000'; },
+    toDateString(p) { return p[0] + ' ' + p[1] + ' ' + p[2] + ' ' + p[3]; },
+    toTimeString(p) { return p[4] + ' GMT+0000'; },
+    toLocaleString(p) { return p[0] + ' ' + p[1] + ' ' + p[2] + ' ' + p[3] + ' ' + p[4] + ' GMT+0000'; },
+    toLocaleDateString(p) { return p[0] + ' ' + p[1] + ' ' + p[2] + ' ' + p[3]; },
+    toLocaleTimeString(p) { return p[4]; },
+  };
+  for (const name of ownKeys(localStrings)) {
+    const format = localStrings[name];
+    defineProperty(DateProto, name, {
+      value: { [name]() { const p = parts(this); return p ? format(p) : 'Invalid Date'; } }[name],
+      writable: true,
+      configurable: true,
+    });
+  }
+  defineProperty(G, 'Date', { value: SafeDate, writable: true, configurable: true });
+
+  // ---- no dynamic code, no GC observation, no shared memory -------------------------------
+  function noDynamicCode() { throw new TypeErr('dynamic code is not allowed in the sandbox'); }
+  for (const fn of [function () {}, async function () {}, function* () {}, async function* () {}]) {
+    const proto = getPrototypeOf(fn);
+    const Fake = function () { return noDynamicCode(); };
+    defineProperty(Fake, 'prototype', { value: proto });
+    defineProperty(proto, 'constructor', { value: Fake, writable: false, configurable: false });
+    if (proto === OriginalFunction.prototype) defineProperty(G, 'Function', { value: Fake, writable: true, configurable: true });
+  }
+  for (const name of ['eval', 'WeakRef', 'FinalizationRegistry', 'SharedArrayBuffer', 'Atomics']) delete G[name];
+
+  // ---- the override mistake --------------------------------------------------------------
+  function tame(obj, prop) {
+    const desc = getOwnPropertyDescriptor(obj, prop);
+    if (!desc || !('value' in desc)) return;
+    const value = desc.value;
+    defineProperty(obj, prop, {
+      get: function () { return value; },
+      set: function (v) {
+        if (this === obj) throw new TypeErr('Cannot assign to read only property ' + str(prop) + ' of a frozen intrinsic');
+        if (O.prototype.hasOwnProperty.call(this, prop)) this[prop] = v;
+        else defineProperty(this, prop, { value: v, writable: true, enumerable: true, configurable: true });
+      },
+      enumerable: desc.enumerable,
+      configurable: false,
+    });
+  }
+  for (const prop of ownKeys(O.prototype)) tame(O.prototype, prop);
+  for (const E of [Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError, InternalError, AggregateError]) {
+    for (const prop of ['name', 'message', 'constructor', 'toString']) tame(E.prototype, prop);
+  }
+  for (const prop of ['constructor', 'toString']) tame(Array.prototype, prop);
+  tame(OriginalFunction.prototype, 'toString');
+
+  // ---- deep freeze -----------------------------------------------------------------------
+  const seen = new WeakSet();
+  function deepFreeze(o) {
+    if ((typeof o !== 'object' && typeof o !== 'function') || o === null || seen.has(o)) return;
+    seen.add(o);
+    freeze(o);
+    for (const k of ownKeys(o)) {
+      const d = getOwnPropertyDescriptor(o, k);
+      if ('value' in d) deepFreeze(d.value);
+      else { deepFreeze(d.get); deepFreeze(d.set); }
+    }
+    deepFreeze(getPrototypeOf(o));
+  }
+  const hidden = [
+    () => [][Symbol.iterator](),
+    () => new Map()[Symbol.iterator](),
+    () => new Set()[Symbol.iterator](),
+    () => ''[Symbol.iterator](),
+    () => /a/g[Symbol.matchAll](''),
+    () => (function* () {})(),
+    () => (async function* () {})(),
+    () => (async function () {})(),
+    () => [].values().map((x) => x),
+    () => Iterator.from({ next() { return { done: true }; } }),
+  ];
+  for (const make of hidden) {
+    try { deepFreeze(getPrototypeOf(make())); } catch (e) { /* not in this engine */ }
+  }
+  deepFreeze(ctx);
+  deepFreeze(G);
+
+  // ---- loading and calling tools ---------------------------------------------------------
+  function describe(e) {
+    let name = 'Error';
+    let message;
+    try {
+      if (e !== null && typeof e === 'object') {
+        name = str(e.name);
+        message = str(e.message);
+      } else {
+        message = str(e);
+      }
+    } catch (e2) {
+      message = 'an error that cannot be printed';
+    }
+    if (message.length > 4096) message = message.slice(0, 4096) + '…';
+    if (name.length > 100) name = name.slice(0, 100);
+    return stringify({ name, message });
+  }
+  function load(source) {
+    return OriginalFunction('"use strict";\n' + source + '\n;return typeof run === "function" ? run : undefined;');
+  }
+  function call(factory, argsText, timeoutMs) {
+    deadline = realNow() + timeoutMs;
+    timedOut = false;
+    try {
+      const answer = answerCall(factory, argsText);
+      return timedOut ? '\u0001T' : answer;
+    } finally {
+      deadline = Infinity;
+    }
+  }
+  // Answers the output's JSON text, or a status: "\u0001" + E<json {name,message}> (thrown),
+  // U (undefined or not JSON), P (a promise), L<length> (too large), X<json> (JSON.stringify threw).
+  function answerCall(factory, argsText) {
+    let out;
+    try {
+      const run = factory();
+      if (typeof run !== 'function') return '\u0001E' + stringify({ name: 'TypeError', message: 'the source does not define function run(args, ctx)' });
+      out = run(parse(argsText), ctx);
+      if (untouched(out) === undefined && out !== null && (typeof out === 'object' || typeof out === 'function') && typeof out.then === 'function') return '\u0001P';
+    } catch (e) {
+      return '\u0001E' + describe(e);
+    }
+    if (out === undefined) return '\u0001U';
+    let t;
+    try { t = toText(out); } catch (e) { return '\u0001X' + describe(e); }
+    if (typeof t !== 'string') return '\u0001U';
+    if (t.length > maxOutputChars) return '\u0001L' + t.length;
+    return t;
+  }
+  return freeze({ load, call });
+})`;

@@ -1,0 +1,400 @@
+import type { JsonObject, ToolResult } from '@autoforge/core';
+import { digest } from '@autoforge/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEnvironment } from './environment.js';
+import type { Environment } from './environment.js';
+import { EnvRuntimeError } from './error.js';
+import type { Session } from './session.js';
+import type { EnvironmentSpec } from './spec.js';
+
+// Each probe is one sandboxed tool; every test checks the host afterwards and that the session
+// still answers `ping`.
+const PROBES: Record<string, string> = {
+  ping: `function run() { return 'pong'; }`,
+  echo: `function run(args) { return args; }`,
+  host_globals: `function run() {
+    return {
+      process: typeof process, require: typeof require, module: typeof module, exports: typeof exports,
+      global: typeof global, Buffer: typeof Buffer, fetch: typeof fetch, XMLHttpRequest: typeof XMLHttpRequest,
+      setTimeout: typeof setTimeout, setInterval: typeof setInterval, setImmediate: typeof setImmediate,
+      queueMicrotask: typeof queueMicrotask, std: typeof std, os: typeof os, WebAssembly: typeof WebAssembly,
+      eval: typeof eval, WeakRef: typeof WeakRef, FinalizationRegistry: typeof FinalizationRegistry,
+      SharedArrayBuffer: typeof SharedArrayBuffer, importMeta: typeof globalThis.import,
+    };
+  }`,
+  global_constructor: `function run() { return globalThis.constructor.constructor('return typeof process')(); }`,
+  function_this: `function run() { return Function('return this')(); }`,
+  function_constructor: `function run() { return (function () {}).constructor('return process')(); }`,
+  async_constructor: `function run() { return (async function () {}).constructor('return process')(); }`,
+  generator_constructor: `function run() { return Object.getPrototypeOf(function* () {}).constructor('yield process')().next(); }`,
+  dynamic_import: `function run() { return import('node:fs'); }`,
+  dynamic_import_ignored: `function run() { import('node:fs').then((fs) => fs.writeFileSync('/tmp/x', 'y')); return 'ok'; }`,
+  pollute_object_prototype: `function run() { Object.prototype.polluted = 1; return ({}).polluted; }`,
+  pollute_array_prototype: `function run() { Array.prototype.includes = () => true; return [].includes(1); }`,
+  read_pollution: `function run() { return { object: ({}).polluted === undefined, includes: [].includes(1) }; }`,
+  proto_output: `function run() { return JSON.parse('{"__proto__": {"polluted": 1}, "a": 1}'); }`,
+  proto_record: `function run(args, ctx) {
+    ctx.db.put('items', 'p', JSON.parse('{"__proto__": {"polluted": 1}, "name": "x"}'));
+    return ctx.db.get('items', 'p');
+  }`,
+  override_ok: `function run() {
+    const o = {}; o.toString = () => 'mine'; o.constructor = 'c';
+    const e = new Error('m'); e.name = 'Custom'; e.message = 'changed';
+    class MyError extends Error { constructor() { super('x'); this.name = 'MyError'; } }
+    return [String(o), o.constructor, e.name, e.message, new MyError().name];
+  }`,
+  randomness: `function run(args, ctx) { return [Math.random(), Math.random(), ctx.rng.float(), ctx.rng.int(1, 6)]; }`,
+  time: `function run(args, ctx) {
+    return {
+      now: Date.now(), iso: new Date().toISOString(), clock: ctx.clock.now(), called: typeof Date(),
+      local: [new Date(2024, 0, 2, 3, 4).toISOString(), new Date('2024-01-02T03:04').getHours(),
+              new Date(0).getTimezoneOffset(), new Date(0).toString(), Date.parse('2024-01-01T00:00')],
+    };
+  }`,
+  infinite_loop: `function run() { while (true) {} }`,
+  infinite_loop_catching: `function run() { for (;;) { try { while (true) {} } catch (e) {} } }`,
+  deep_recursion: `function run() { function f(n) { return f(n + 1) + 1; } return f(0); }`,
+  deep_json: `function run() { const o = {}; let c = o; for (let i = 0; i < 100000; i++) { c.a = {}; c = c.a; } return o; }`,
+  string_bomb: `function run() { return 'x'.repeat(1e9).length; }`,
+  array_bomb: `function run() { let a = [0, 1, 2, 3]; for (;;) a = a.concat(a); }`,
+  typed_array_bomb: `function run() { const a = []; for (;;) a.push(new Float64Array(1e6)); }`,
+  growing_array: `function run() { const a = []; for (;;) a.push({ n: a.length, s: 'item' + a.length }); }`,
+  heavy_builtins: `function run() { const out = []; for (let i = 0; i < 100; i++) out.push('x'.repeat(300000).indexOf('y')); return out.length; }`,
+  heavy_builtins_catching: `function run() { for (let i = 0; i < 100; i++) { try { 'x'.repeat(300000).indexOf('y'); } catch (e) {} } return 'finished'; }`,
+  doubling_bomb: `function run() { let s = 'xx'; for (;;) s = s + s; }`,
+  huge_output: `function run() { return 'x'.repeat(3 * 1024 * 1024); }`,
+  write_bomb: `function run(args, ctx) {
+    const blob = 'y'.repeat(100000);
+    for (let i = 0; ; i++) ctx.db.put('items', 'bomb' + i, { name: blob });
+  }`,
+  write_bomb_catching: `function run(args, ctx) {
+    const blob = 'y'.repeat(100000);
+    for (let i = 0; i < 300; i++) { try { ctx.db.put('items', 'bomb' + i, { name: blob }); } catch (e) {} }
+    return 'done';
+  }`,
+  global_state: `function run() { globalThis.counter = (globalThis.counter || 0) + 1; return globalThis.counter; }`,
+  closure_state: `let calls = 0; const seen = []; function run(args) { calls += 1; seen.push(args.n); return { calls, seen }; }`,
+  mutate_ctx: `function run(args, ctx) { ctx.db.get = () => 'fake'; return 'mutated'; }`,
+  mutate_math: `function run() { Math.floor = () => 42; return Math.floor(1.5); }`,
+  symbol_registry: `function run(args) { const s = Symbol.for('shared'); return Symbol.keyFor(s); }`,
+  returns_function: `function run() { return () => 1; }`,
+  returns_undefined: `function run() {}`,
+  returns_bigint: `function run() { return { n: 10n }; }`,
+  returns_cycle: `function run() { const o = {}; o.self = o; return o; }`,
+  throws_string: `function run() { throw 'plain string'; }`,
+  throws_type_error: `function run() { return null.x; }`,
+  throws_evil: `function run() { throw { get message() { while (true) {} } }; }`,
+  write_then_throw: `function run(args, ctx) { ctx.db.put('items', 'w', { name: 'written' }); throw new Error('after write'); }`,
+  late_job: `function run(args, ctx) {
+    Promise.resolve().then(() => ctx.db.put('items', 'late', { name: 'late' }));
+    return 'returned';
+  }`,
+  unknown_collection: `function run(args, ctx) { return ctx.db.get('nope', 'x'); }`,
+  record_semantics: `function run(args, ctx) {
+    const r = ctx.db.get('items', 'a');
+    const untouched = ctx.db.get('items', 'a');
+    const all = ctx.db.all('items');
+    const copy = { ...r, extra: 1 };
+    const keys = Object.keys(r);
+    const has = 'name' in r && !('nope' in r);
+    const proto = Object.getPrototypeOf(r) === Object.prototype && r instanceof Object && !Array.isArray(r);
+    const forIn = []; for (const k in r) forIn.push(k);
+    r.added = true; delete r.name;
+    const frozen = Object.freeze(ctx.db.get('items', 'a'));
+    let frozenWrite = 'allowed'; try { frozen.name = 'x'; } catch (e) { frozenWrite = e.name; }
+    return {
+      copy, keys, has, proto, forIn, mutated: JSON.stringify(r), entries: Object.entries(untouched),
+      isFrozen: Object.isFrozen(frozen), frozenWrite, allIsArray: Array.isArray(all), allNames: all.map((x) => x.name),
+    };
+  }`,
+  return_untouched_list: `function run(args, ctx) { return ctx.db.find('items', {}); }`,
+};
+
+function spec(probes: Record<string, string>): EnvironmentSpec {
+  return {
+    specVersion: 1,
+    id: 'escape',
+    name: 'Sandbox escape probes',
+    stateSchema: { type: 'object' },
+    seedState: { items: { a: { name: 'first' } }, settings: { theme: 'dark' } },
+    collections: ['items'],
+    clock: { start: '2025-06-01T12:00:00Z', tickMs: 1000 },
+    tools: Object.entries(probes).map(([name, source]) => ({
+      name,
+      description: name,
+      parameters: { type: 'object' },
+      outputSchema: true,
+      implementation: { kind: 'js' as const, source },
+      source: { format: 'openai-chat' as const, pointer: `/${name}` },
+    })),
+  };
+}
+
+let env: Environment;
+let session: Session;
+
+beforeAll(async () => {
+  env = await createEnvironment(spec(PROBES), { timeoutMs: 300, memoryLimitBytes: 16 * 1024 * 1024 });
+  session = env.createSession();
+});
+
+afterAll(() => env.close());
+
+function run(name: string, args: JsonObject = {}, on: Session = session): ToolResult {
+  const before = on.digest();
+  const result = on.stepSync({ id: name, name, arguments: JSON.stringify(args) });
+  if (!result.ok) expect(on.digest(), 'a failed call must not change the state').toBe(before);
+  expect(on.stepSync({ id: 'ping', name: 'ping', arguments: '' })).toEqual({ ok: true, output: 'pong' });
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  return result;
+}
+
+function errorOf(result: ToolResult): { code: string; message: string } {
+  expect(result.ok).toBe(false);
+  return (result as { error: { code: string; message: string } }).error;
+}
+
+describe('sandbox: no host access', () => {
+  it('has no process, require, module, timers, fetch, eval, WebAssembly or weak references', () => {
+    const result = run('host_globals');
+    expect(result.ok).toBe(true);
+    const output = (result as { output: Record<string, string> }).output;
+    for (const [name, type] of Object.entries(output)) expect(type, name).toBe('undefined');
+  });
+
+  it.each(['global_constructor', 'function_this', 'function_constructor', 'async_constructor', 'generator_constructor'])(
+    'refuses dynamic code through %s',
+    (probe) => {
+      const error = errorOf(run(probe));
+      expect(error.code).toBe('tool_error');
+      expect(error.message).toBe('dynamic code is not allowed in the sandbox');
+    },
+  );
+
+  it('answers import() with output_invalid and never loads a host module', () => {
+    expect(errorOf(run('dynamic_import')).code).toBe('output_invalid');
+    expect(run('dynamic_import_ignored')).toEqual({ ok: true, output: 'ok' });
+  });
+
+  it('rejects a source with a static import at load time', async () => {
+    await expect(createEnvironment(spec({ bad: `import fs from 'fs';\nfunction run() { return 1; }` }))).rejects.toMatchObject({
+      code: 'E_SOURCE',
+      location: { pointer: '/tools/0/implementation/source' },
+    });
+  });
+
+  it('rejects a source that only mentions run in a comment, and one with a syntax error', async () => {
+    await expect(createEnvironment(spec({ bad: `// function run() {}\nconst x = 1;` }))).rejects.toThrow(
+      /does not define function run/,
+    );
+    await expect(createEnvironment(spec({ bad: `function run() { return ; ) }` }))).rejects.toThrow(EnvRuntimeError);
+  });
+});
+
+describe('sandbox: prototype pollution', () => {
+  it('cannot change Object.prototype or Array.prototype, for itself or later calls', () => {
+    expect(errorOf(run('pollute_object_prototype')).code).toBe('tool_error');
+    expect(errorOf(run('pollute_array_prototype')).code).toBe('tool_error');
+    expect(run('read_pollution')).toEqual({ ok: true, output: { object: true, includes: false } });
+  });
+
+  it('returns "__proto__" keys from the sandbox as own data, not prototypes', () => {
+    const result = run('proto_output');
+    const output = (result as { output: Record<string, unknown> }).output;
+    expect(Object.getPrototypeOf(output)).toBe(Object.prototype);
+    expect(Object.prototype.hasOwnProperty.call(output, '__proto__')).toBe(true);
+    expect(output.polluted).toBeUndefined();
+  });
+
+  it('passes "__proto__" in arguments through as data', () => {
+    const result = session.stepSync({ id: 'e', name: 'echo', arguments: '{"__proto__": {"polluted": 1}, "b": 2}' });
+    const output = (result as { output: Record<string, unknown> }).output;
+    expect(output.polluted).toBeUndefined();
+    expect(Object.prototype.hasOwnProperty.call(output, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('stores a record with a "__proto__" key as data, and digests it like core', () => {
+    const s = env.createSession();
+    const result = run('proto_record', {}, s);
+    expect(result.ok).toBe(true);
+    const record = (s.state().items as Record<string, Record<string, unknown>>).p as Record<string, unknown>;
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+    expect(Object.keys(record)).toEqual(['__proto__', 'name']);
+    expect(s.digest()).toBe(digest(s.state()));
+  });
+
+  it('still lets ordinary objects shadow frozen intrinsic properties (override mistake tamed)', () => {
+    expect(run('override_ok')).toEqual({ ok: true, output: ['mine', 'c', 'Custom', 'changed', 'MyError'] });
+  });
+
+  it('freezes ctx and the intrinsics', () => {
+    expect(errorOf(run('mutate_ctx')).code).toBe('tool_error');
+    expect(errorOf(run('mutate_math')).code).toBe('tool_error');
+  });
+});
+
+describe('sandbox: determinism', () => {
+  it('replaces Math.random with the step stream: same step, same numbers, in any session', () => {
+    const a = env.createSession();
+    const b = env.createSession();
+    const ra = run('randomness', {}, a);
+    const rb = run('randomness', {}, b);
+    expect(ra).toEqual(rb);
+    const [x, y] = (ra as { output: number[] }).output as [number, number];
+    expect(x).not.toBe(y);
+    expect(x >= 0 && x < 1).toBe(true);
+    expect(run('randomness', {}, a)).not.toEqual(ra);
+  });
+
+  it('makes Date follow the environment clock, in UTC', () => {
+    const s = env.createSession();
+    s.stepSync({ id: 'p', name: 'ping', arguments: '' });
+    const result = run('time', {}, s);
+    expect(result).toEqual({
+      ok: true,
+      output: {
+        now: Date.parse('2025-06-01T12:00:01Z'),
+        iso: '2025-06-01T12:00:01.000Z',
+        clock: '2025-06-01T12:00:01.000Z',
+        called: 'string',
+        local: [
+          '2024-01-02T03:04:00.000Z',
+          3,
+          0,
+          'Thu Jan 01 1970 00:00:00 GMT+0000',
+          Date.parse('2024-01-01T00:00:00Z'),
+        ],
+      },
+    });
+  });
+});
+
+describe('sandbox: resource limits', () => {
+  it.each(['infinite_loop', 'infinite_loop_catching', 'throws_evil'])('stops %s with a timeout', (probe) => {
+    const error = errorOf(run(probe));
+    expect(error.code).toBe('timeout');
+    expect(error.message).toMatch(/300 ms/);
+  });
+
+  it('stops deep recursion with a stack overflow error', () => {
+    const error = errorOf(run('deep_recursion'));
+    expect(error).toMatchObject({ code: 'tool_error', message: 'stack overflow' });
+  });
+
+  it('refuses to serialize a too-deep output', () => {
+    expect(errorOf(run('deep_json')).code).toBe('output_invalid');
+  });
+
+  it.each(['string_bomb', 'array_bomb', 'typed_array_bomb', 'doubling_bomb'])('stops the memory bomb %s at the memory limit', (probe) => {
+    const error = errorOf(run(probe));
+    expect(['memory_limit', 'tool_error']).toContain(error.code);
+  });
+
+  it('stops an array growing one small object at a time (by time or memory, whichever comes first)', () => {
+    expect(['memory_limit', 'timeout']).toContain(errorOf(run('growing_array')).code);
+  });
+
+  // Regression: 100 iterations are too few ticks for QuickJS to poll its interrupt handler, so
+  // without deadline checks inside built-ins these ran to completion (~10 ms per iteration).
+  it.each(['heavy_builtins', 'heavy_builtins_catching'])('enforces the deadline inside long built-ins (%s)', (probe) => {
+    expect(errorOf(run(probe)).code).toBe('timeout');
+  });
+
+  it('answers a huge output with output_invalid', () => {
+    expect(errorOf(run('huge_output'))).toMatchObject({ code: 'output_invalid' });
+  });
+
+  it('fails a call that writes more than the memory limit into the db, even when it catches the error', () => {
+    expect(errorOf(run('write_bomb')).code).toBe('memory_limit');
+    expect(errorOf(run('write_bomb_catching')).code).toBe('memory_limit');
+    expect(Object.keys(session.state().items as JsonObject)).not.toContain('bomb0');
+  });
+});
+
+describe('sandbox: no state between calls', () => {
+  it('cannot create globals', () => {
+    expect(errorOf(run('global_state')).code).toBe('tool_error');
+    expect(errorOf(run('global_state')).code).toBe('tool_error');
+  });
+
+  it('runs the source top level afresh for every call and session', () => {
+    const a = env.createSession();
+    const b = env.createSession();
+    expect(run('closure_state', { n: 1 }, a)).toEqual({ ok: true, output: { calls: 1, seen: [1] } });
+    expect(run('closure_state', { n: 2 }, a)).toEqual({ ok: true, output: { calls: 1, seen: [2] } });
+    expect(run('closure_state', { n: 3 }, b)).toEqual({ ok: true, output: { calls: 1, seen: [3] } });
+  });
+
+  it('drops the writes of a failed call', () => {
+    const s = env.createSession();
+    expect(errorOf(run('write_then_throw', {}, s))).toEqual({ code: 'tool_error', message: 'after write' });
+    expect((s.state().items as JsonObject).w).toBeUndefined();
+  });
+
+  it('runs promise jobs after the call with the db detached', () => {
+    const s = env.createSession();
+    const before = s.digest();
+    expect(run('late_job', {}, s)).toEqual({ ok: true, output: 'returned' });
+    expect(s.digest()).toBe(before);
+  });
+
+  it('keeps the symbol registry harmless', () => {
+    expect(run('symbol_registry')).toEqual({ ok: true, output: 'shared' });
+  });
+});
+
+describe('sandbox: records are plain objects to tools', () => {
+  it('behaves like a parsed object for spread, keys, in, prototypes, for-in, mutation and freezing', () => {
+    expect(run('record_semantics')).toEqual({
+      ok: true,
+      output: {
+        copy: { name: 'first', extra: 1 },
+        keys: ['name'],
+        has: true,
+        proto: true,
+        forIn: ['name'],
+        mutated: '{"added":true}',
+        entries: [['name', 'first']],
+        isFrozen: true,
+        frozenWrite: 'TypeError',
+        allIsArray: true,
+        allNames: ['first'],
+      },
+    });
+  });
+
+  it('returns records passed through untouched as the frozen records themselves', () => {
+    const s = env.createSession();
+    const result = run('return_untouched_list', {}, s);
+    expect(result).toEqual({ ok: true, output: [{ name: 'first' }] });
+  });
+});
+
+describe('sandbox: outputs and errors', () => {
+  it.each(['returns_function', 'returns_undefined', 'returns_bigint', 'returns_cycle'])('answers %s with output_invalid', (probe) => {
+    expect(errorOf(run(probe)).code).toBe('output_invalid');
+  });
+
+  it('keeps thrown messages as the observation', () => {
+    expect(errorOf(run('throws_string'))).toEqual({ code: 'tool_error', message: 'plain string' });
+    expect(run('throws_type_error')).toMatchObject({ ok: false, error: { code: 'tool_error', details: { name: 'TypeError' } } });
+    expect(errorOf(run('unknown_collection'))).toEqual({ code: 'tool_error', message: 'db.get: unknown collection "nope"' });
+  });
+});
+
+describe('sandbox: faults of the host', () => {
+  it('restarts after V8 runs out of stack inside WebAssembly, and step() waits for the restart', async () => {
+    const faulty = await createEnvironment(spec({ ping: PROBES.ping as string, deep_recursion: PROBES.deep_recursion as string }), {
+      maxStackBytes: 4 * 1024 * 1024,
+    });
+    try {
+      const s = faulty.createSession();
+      const result = s.stepSync({ id: '1', name: 'deep_recursion', arguments: '' });
+      expect(errorOf(result).message).toMatch(/sandbox fault/);
+      expect(await s.step({ id: '2', name: 'ping', arguments: '' })).toEqual({ ok: true, output: 'pong' });
+    } finally {
+      faulty.close();
+    }
+  });
+});

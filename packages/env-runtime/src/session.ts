@@ -1,0 +1,381 @@
+import type { JsonObject, JsonValue, ToolCall, ToolCallError, ToolResult } from '@autoforge/core';
+import { isJsonObject } from '@autoforge/core';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { ajvDetails, ajvText } from './ajv.js';
+import { stateDigest } from './digest.js';
+import type { Environment } from './environment.js';
+import { EnvRuntimeError } from './error.js';
+import { findNonJson } from './frozen-json.js';
+import type { IdKey } from './ids.js';
+import type { Sandbox, SandboxOutcome } from './sandbox.js';
+import type { Base, Overlay } from './state.js';
+import { cloneOverlay, emptyOverlay, isEmptyOverlay, materialize } from './state.js';
+import type { NativeTool, ToolContext } from './tool-context.js';
+import { Transaction } from './transaction.js';
+
+/** A tool as the runtime runs it. */
+export interface RuntimeTool {
+  readonly name: string;
+  readonly validate: ValidateFunction;
+  /** Set for native tools. */
+  readonly native: NativeTool | undefined;
+  /** Index in the sandbox, for js tools. */
+  readonly sandboxIndex: number;
+  /** Validates the output when `validateOutputs` is on (compiled on first use). */
+  outputValidator(): ValidateFunction | undefined;
+}
+
+/** What sessions share from their environment. */
+export interface EnvironmentCore {
+  readonly environment: Environment;
+  readonly base: Base;
+  readonly collections: ReadonlySet<string>;
+  readonly tools: ReadonlyMap<string, RuntimeTool>;
+  readonly sandbox: Sandbox | undefined;
+  readonly idKey: IdKey;
+  readonly idSeed: number;
+  readonly clockStartMs: number;
+  readonly tickMs: number;
+  readonly memoryLimitBytes: number;
+  readonly validateOutputs: boolean;
+  /** A base for a state given to `reset`/`createSession` (cached per state object). */
+  baseFor(state: JsonObject): Base;
+  /** Throws `E_CLOSED` when the environment was closed. */
+  assertOpen(): void;
+  /** True while a tool of this environment runs (re-entrancy guard). */
+  busy: boolean;
+}
+
+/**
+ * An immutable, opaque copy of a session's position: state (by structural sharing, O(changes)
+ * to take) and counters (steps, ids, resets). Restore it into any session of the same
+ * environment with `session.restore(snapshot)`, or start an episode from it with `reset(snapshot)`.
+ */
+export interface Snapshot {
+  /** The id of the environment (spec) it belongs to. */
+  readonly environmentId: string;
+  /** The session's step count when it was taken. */
+  readonly stepCount: number;
+}
+
+class SnapshotImpl implements Snapshot {
+  readonly environmentId: string;
+  readonly stepCount: number;
+  readonly core: EnvironmentCore;
+  readonly base: Base;
+  readonly overlay: Overlay;
+  readonly idCount: number;
+  readonly resetCount: number;
+  readonly digest: string | undefined;
+
+  constructor(core: EnvironmentCore, base: Base, overlay: Overlay, counters: { steps: number; ids: number; resets: number }, digest: string | undefined) {
+    this.environmentId = core.environment.id;
+    this.core = core;
+    this.base = base;
+    this.overlay = overlay;
+    this.stepCount = counters.steps;
+    this.idCount = counters.ids;
+    this.resetCount = counters.resets;
+    this.digest = digest;
+    Object.freeze(this);
+  }
+}
+
+/** An opaque token: the package's classes are built by its factories, not by `new`. */
+export interface Internal {
+  readonly __internal: never;
+}
+
+/** Options of `environment.createSession`. */
+export interface CreateSessionOptions {
+  /**
+   * The state to start from: a JSON object with every collection of the environment (validated
+   * for shape only; see `environment.validateState`), or a snapshot. Default: the spec's seed.
+   */
+  initialState?: JsonObject | Snapshot;
+}
+
+function failure(code: ToolCallError['code'], message: string, details?: JsonValue): ToolResult {
+  return { ok: false, error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+function thrownOutcome(e: unknown): ToolResult {
+  if (e instanceof Error) return failure('tool_error', e.message, e.name === 'Error' ? undefined : { name: e.name });
+  return failure('tool_error', String(e));
+}
+
+/**
+ * One episode's worth of state on an environment. Sessions are cheap (an overlay of changed
+ * records over the environment's shared, frozen base); create one per rollout.
+ */
+export class Session {
+  /** The environment this session runs on. */
+  readonly environment: Environment;
+  readonly #core: EnvironmentCore;
+  #base: Base;
+  #overlay: Overlay = emptyOverlay();
+  // True once a snapshot holds the overlay: the next commit copies it first.
+  #overlayShared = false;
+  #stepCount = 0;
+  #idCount = 0;
+  #resetCount = 0;
+  #digest: string | undefined;
+  #closed = false;
+
+  /** Not for direct use: sessions come from `environment.createSession()`. */
+  constructor(internal: Internal, options: CreateSessionOptions = {}) {
+    const core = internal as unknown as EnvironmentCore;
+    this.#core = core;
+    this.environment = core.environment;
+    this.#base = core.base;
+    if (options.initialState !== undefined) this.#load(options.initialState, 'createSession');
+  }
+
+  /** Steps since the last reset (every `step` call counts, failed ones too). */
+  get stepCount(): number {
+    return this.#stepCount;
+  }
+
+  /** How many times `reset` was called. */
+  get resetCount(): number {
+    return this.#resetCount;
+  }
+
+  /** True after `close()` (or the environment's `close()`). */
+  get closed(): boolean {
+    return this.#closed || this.environment.closed;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new EnvRuntimeError('E_CLOSED', 'the session is closed');
+    this.#core.assertOpen();
+  }
+
+  #load(initial: JsonObject | Snapshot, where: string): void {
+    if (initial instanceof SnapshotImpl) {
+      if (initial.core !== this.#core) {
+        throw new EnvRuntimeError('E_FOREIGN_SNAPSHOT', `${where}: the snapshot belongs to another environment`);
+      }
+      this.#base = initial.base;
+      this.#overlay = initial.overlay;
+      this.#overlayShared = true;
+      this.#digest = initial.digest;
+      return;
+    }
+    if (!isJsonObject(initial)) throw new EnvRuntimeError('E_INVALID_STATE', `${where}: the state must be a JSON object`);
+    this.#base = this.#core.baseFor(initial as JsonObject);
+    this.#overlay = emptyOverlay();
+    this.#overlayShared = false;
+    this.#digest = undefined;
+  }
+
+  /**
+   * Starts a new episode: the seed state (O(1)), a given state, or a snapshot's state; step and
+   * id counters go back to 0 and the reset count goes up by one.
+   */
+  reset(initialState?: JsonObject | Snapshot): void {
+    this.#assertOpen();
+    if (initialState === undefined) {
+      this.#base = this.#core.base;
+      this.#overlay = emptyOverlay();
+      this.#overlayShared = false;
+      this.#digest = undefined;
+    } else {
+      this.#load(initialState, 'reset');
+    }
+    this.#stepCount = 0;
+    this.#idCount = 0;
+    this.#resetCount += 1;
+  }
+
+  /**
+   * Answers one tool call synchronously (native and sandboxed tools alike). Expected failures
+   * are results, never exceptions: `unknown_tool`, `unparsable_arguments`, `invalid_arguments`
+   * (Ajv errors in `details`), `tool_error` (the thrown message), `timeout`, `memory_limit`,
+   * `output_invalid`. A failed call changes nothing. Throws only `E_CLOSED` and `E_REENTRANT`.
+   */
+  stepSync(call: ToolCall): ToolResult {
+    this.#assertOpen();
+    const core = this.#core;
+    if (core.busy) throw new EnvRuntimeError('E_REENTRANT', 'step() was called from inside a tool of the same environment');
+    const stepIndex = this.#stepCount++;
+    const tool = core.tools.get(call.name);
+    if (tool === undefined) {
+      return failure('unknown_tool', `unknown tool "${call.name}"`, { available: [...core.tools.keys()] });
+    }
+    if (typeof call.arguments !== 'string') {
+      return failure('unparsable_arguments', `the arguments of "${call.name}" must be JSON text`);
+    }
+    const argsText = call.arguments.trim() === '' ? '{}' : call.arguments;
+    let args: unknown;
+    try {
+      args = JSON.parse(argsText);
+    } catch (e) {
+      return failure('unparsable_arguments', `the arguments of "${call.name}" are not JSON: ${(e as Error).message}`);
+    }
+    if (!isJsonObject(args)) {
+      return failure('invalid_arguments', `the arguments of "${call.name}" must be a JSON object`);
+    }
+    if (!tool.validate(args)) {
+      return failure(
+        'invalid_arguments',
+        `invalid arguments for "${call.name}": ${ajvText(tool.validate.errors)}`,
+        ajvDetails(tool.validate.errors),
+      );
+    }
+    const tx = new Transaction({
+      base: this.#base,
+      overlay: this.#overlay,
+      collections: core.collections,
+      idKey: core.idKey,
+      idCount: this.#idCount,
+      idSeed: core.idSeed,
+      resetCount: this.#resetCount,
+      stepIndex,
+      clockStartMs: core.clockStartMs,
+      tickMs: core.tickMs,
+      writeBudget: tool.native === undefined ? core.memoryLimitBytes : 0,
+    });
+    let outcome: SandboxOutcome | ToolResult;
+    core.busy = true;
+    try {
+      outcome =
+        tool.native !== undefined
+          ? this.#runNative(tool.native, args, tx, call, stepIndex)
+          : (core.sandbox as Sandbox).callSync(tool.sandboxIndex, argsText, tx);
+    } finally {
+      core.busy = false;
+      tx.close();
+    }
+    if (!outcome.ok) return outcome;
+    if (core.validateOutputs) {
+      const validate = tool.outputValidator();
+      if (validate !== undefined && !validate(outcome.output)) {
+        return failure(
+          'output_invalid',
+          `the output of "${call.name}" does not match its output schema: ${ajvText(validate.errors)}`,
+          ajvDetails(validate.errors),
+        );
+      }
+    }
+    try {
+      tx.freezeEdits();
+    } catch (e) {
+      return failure('tool_error', `the tool left a record that is not JSON: ${(e as Error).message}`);
+    }
+    this.#commit(tx);
+    return { ok: true, output: (outcome as { output: JsonValue }).output };
+  }
+
+  #runNative(native: NativeTool, args: JsonObject, tx: Transaction, call: ToolCall, step: number): ToolResult {
+    const ctx: ToolContext = {
+      db: tx,
+      ids: tx,
+      clock: tx,
+      get rng() {
+        return tx.rng;
+      },
+      call: { id: call.id, name: call.name, step },
+    };
+    let output: unknown;
+    try {
+      output = native(args, ctx);
+    } catch (e) {
+      // Programmer errors (a closed session, re-entrant steps) are not observations.
+      if (e instanceof EnvRuntimeError) throw e;
+      return thrownOutcome(e);
+    }
+    if (output === undefined) {
+      return failure('output_invalid', 'the tool returned undefined (return null for no result)');
+    }
+    if (typeof output === 'object' && output !== null && typeof (output as { then?: unknown }).then === 'function') {
+      return failure('output_invalid', 'the native tool returned a promise; native tools must be synchronous');
+    }
+    const bad = findNonJson(output);
+    if (bad !== undefined) return failure('output_invalid', `the output is not JSON: ${bad}`);
+    return { ok: true, output: output as JsonValue };
+  }
+
+  #commit(tx: Transaction): void {
+    const { pending } = tx;
+    this.#idCount = tx.idCount;
+    if (isEmptyOverlay(pending)) return;
+    if (this.#overlayShared) {
+      this.#overlay = cloneOverlay(this.#overlay);
+      this.#overlayShared = false;
+    }
+    for (const [col, changes] of pending.records) {
+      let target = this.#overlay.records.get(col);
+      if (target === undefined) {
+        target = new Map();
+        this.#overlay.records.set(col, target);
+      }
+      for (const [id, value] of changes) target.set(id, value);
+    }
+    for (const [key, value] of pending.values) this.#overlay.values.set(key, value);
+    this.#digest = undefined;
+  }
+
+  /**
+   * `stepSync` as a promise. When the sandbox is restarting after a fault, waits for it instead
+   * of answering `tool_error`.
+   */
+  async step(call: ToolCall): Promise<ToolResult> {
+    this.#assertOpen();
+    const tool = this.#core.tools.get(call.name);
+    if (tool !== undefined && tool.native === undefined) await this.#core.sandbox?.ready();
+    return this.stepSync(call);
+  }
+
+  /**
+   * The whole state, deep-frozen. Unchanged collections and records are the base's own
+   * objects (structural sharing); O(size of the changed collections).
+   */
+  state(): JsonObject {
+    this.#assertOpen();
+    return materialize(this.#base, this.#overlay);
+  }
+
+  /** An immutable snapshot of state and counters; O(1) (the overlay is copied on the next write). */
+  snapshot(): Snapshot {
+    this.#assertOpen();
+    this.#overlayShared = true;
+    return new SnapshotImpl(
+      this.#core,
+      this.#base,
+      this.#overlay,
+      { steps: this.#stepCount, ids: this.#idCount, resets: this.#resetCount },
+      this.#digest,
+    );
+  }
+
+  /** Puts the session exactly where the snapshot was taken: state and counters. */
+  restore(snapshot: Snapshot): void {
+    this.#assertOpen();
+    if (!(snapshot instanceof SnapshotImpl)) {
+      throw new EnvRuntimeError('E_FOREIGN_SNAPSHOT', 'restore: not a snapshot of this package');
+    }
+    this.#load(snapshot, 'restore');
+    this.#stepCount = snapshot.stepCount;
+    this.#idCount = snapshot.idCount;
+    this.#resetCount = snapshot.resetCount;
+  }
+
+  /**
+   * `digest(state())` of `@autoforge/core` (lowercase hex SHA-256 of the canonical JSON), computed
+   * without materializing the state: cached canonical bytes of the base are hashed around the
+   * changed records. Cached until the next write.
+   */
+  digest(): string {
+    this.#assertOpen();
+    this.#digest ??= stateDigest(this.#base, this.#overlay);
+    return this.#digest;
+  }
+
+  /** Ends the session and drops its state; later calls throw `E_CLOSED`. */
+  close(): void {
+    this.#closed = true;
+    this.#overlay = emptyOverlay();
+    this.#base = this.#core.base;
+  }
+}

@@ -1,0 +1,64 @@
+import type { JsonObject, JsonSchema, JsonSchemaObject, ToolSpec } from '@autoforge/core';
+
+/**
+ * How a tool is implemented.
+ *
+ * - `js`: JavaScript source text run only inside the QuickJS WebAssembly sandbox. The source is a
+ *   function body that defines `function run(args, ctx) { … }` (see the README's sandbox contract).
+ * - `native`: a trusted host function, resolved by `ref` from `createEnvironment`'s `natives` option.
+ */
+export type ToolImplementation = { kind: 'js'; source: string } | { kind: 'native'; ref: string };
+
+/** A tool of an environment: a `ToolSpec` with an output schema and an implementation. */
+export interface EnvironmentTool extends ToolSpec {
+  /** The schema of the tool's output (required here: the dependency graph reads it). */
+  outputSchema: JsonSchema;
+  /** How the tool runs. */
+  implementation: ToolImplementation;
+  /** The operation pattern the synthesizer classified the tool as (`lookup`, `create`, …), for reports. */
+  pattern?: string;
+}
+
+/** The environment clock: `now()` is `start` advanced by `tickMs` for each step of a session. */
+export interface EnvironmentClock {
+  /** ISO 8601 date-time (with an offset or `Z`) of step 0. */
+  start: string;
+  /** Milliseconds the clock advances per step (every `step` call counts). Default 0. */
+  tickMs?: number;
+}
+
+/**
+ * An executable, stateful environment as pure JSON (version 1): it can be written to disk,
+ * diffed and loaded elsewhere. Run it with `createEnvironment`.
+ */
+export interface EnvironmentSpec {
+  /** Format version; always 1. */
+  specVersion: 1;
+  /** Stable identifier (file names, logs, snapshot checks). */
+  id: string;
+  /** Human-readable name. */
+  name: string;
+  description?: string;
+  /** JSON Schema (draft 2020-12) of the whole state document. */
+  stateSchema: JsonSchemaObject;
+  /**
+   * The initial state. Top-level keys are collections (objects keyed by record id, each record an
+   * object) or plain values.
+   */
+  seedState: JsonObject;
+  /**
+   * Which top-level keys of the state are collections. Default: every key of `seedState` whose
+   * value is an object whose values are all objects (an empty object counts as a collection).
+   */
+  collections?: string[];
+  /** The tools, names unique. */
+  tools: EnvironmentTool[];
+  /** The clock. Default `{ start: '2025-01-01T00:00:00.000Z', tickMs: 0 }`. */
+  clock?: EnvironmentClock;
+  /** Seed of the environment's id source and per-step random streams. Default 0. */
+  idSeed?: number;
+  /** The agent policy (markdown), when the environment has one. */
+  policy?: string;
+  /** Free-form metadata (provenance, synthesizer version, …). */
+  metadata?: JsonObject;
+}

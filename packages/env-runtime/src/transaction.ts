@@ -1,0 +1,310 @@
+import type { JsonObject, JsonValue, Rng } from '@autoforge/core';
+import { createRng, isJsonObject } from '@autoforge/core';
+import { cloneMutable, freezeOwnedJson, isFrozenJson, jsonEqual, toFrozenJson } from './frozen-json.js';
+import type { IdKey } from './ids.js';
+import { formatId } from './ids.js';
+import type { Base, BaseCollection, Overlay, RecordChange } from './state.js';
+import { DELETED, emptyOverlay, layersOf, mergedIds, resolveRecord } from './state.js';
+import type { Clock, Db, IdSource } from './tool-context.js';
+
+/** Thrown (as the call's failure) when a sandboxed call writes more than its memory budget. */
+export class WriteBudgetError extends Error {
+  override readonly name = 'WriteBudgetError';
+}
+
+/** What a transaction needs from its session and environment. */
+export interface TransactionScope {
+  readonly base: Base;
+  readonly overlay: Overlay;
+  readonly collections: ReadonlySet<string>;
+  readonly idKey: IdKey;
+  readonly idCount: number;
+  readonly idSeed: number;
+  readonly resetCount: number;
+  readonly stepIndex: number;
+  readonly clockStartMs: number;
+  readonly tickMs: number;
+  /** Bytes of JSON a sandboxed call may write (0: no limit). */
+  readonly writeBudget: number;
+}
+
+// JSON texts of frozen records, for sandboxed reads.
+const jsonTexts = new WeakMap<object, string>();
+
+/** The JSON text of a frozen value (cached for objects). */
+export function jsonText(value: JsonValue): string {
+  if (typeof value !== 'object' || value === null || !isFrozenJson(value)) return JSON.stringify(value);
+  let text = jsonTexts.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    jsonTexts.set(value, text);
+  }
+  return text;
+}
+
+function keyOf(value: unknown, what: string, op: string): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  throw new TypeError(`db.${op}: ${what} must be a string, got ${value === null ? 'null' : typeof value}`);
+}
+
+function getPath(record: JsonValue, path: readonly string[]): JsonValue | undefined {
+  let cur: JsonValue | undefined = record;
+  for (const seg of path) {
+    if (typeof cur !== 'object' || cur === null || !Object.prototype.hasOwnProperty.call(cur, seg)) return undefined;
+    cur = (cur as Record<string, JsonValue>)[seg];
+  }
+  return cur;
+}
+
+/**
+ * The writes of one tool call, on top of the session's state. `Db` for natives; the sandbox uses
+ * the `…Text` variants, which exchange JSON text. Committed by the session only if the call
+ * succeeds; otherwise dropped.
+ */
+export class Transaction implements Db, IdSource, Clock {
+  readonly pending: Overlay = emptyOverlay();
+  /** Mutable clones handed out by `edit`, frozen at commit. */
+  readonly edited = new Set<JsonObject>();
+  idCount: number;
+  /** Set when a sandboxed call exceeded its write budget; the call then fails. */
+  overBudget = false;
+  private written = 0;
+  private open = true;
+  private rngStream: Rng | undefined;
+  private readonly scope: TransactionScope;
+
+  constructor(scope: TransactionScope) {
+    this.scope = scope;
+    this.idCount = scope.idCount;
+  }
+
+  /** Ends the transaction: every later use of `ctx` throws. */
+  close(): void {
+    this.open = false;
+  }
+
+  private check(op: string): void {
+    if (!this.open) throw new Error(`ctx.${op}: the call this context belongs to has ended`);
+  }
+
+  private collection(col: unknown, op: string): [string, BaseCollection] {
+    this.check(`db.${op}`);
+    const name = keyOf(col, 'collection', op);
+    const base = this.scope.collections.has(name) ? this.scope.base.collections.get(name) : undefined;
+    if (base === undefined) throw new Error(`db.${op}: unknown collection "${name}"`);
+    return [name, base];
+  }
+
+  private layers(col: string): ReadonlyMap<string, RecordChange>[] {
+    return layersOf(col, this.scope.overlay, this.pending);
+  }
+
+  private pendingOf(col: string): Map<string, RecordChange> {
+    let m = this.pending.records.get(col);
+    if (m === undefined) {
+      m = new Map();
+      this.pending.records.set(col, m);
+    }
+    return m;
+  }
+
+  private charge(bytes: number): void {
+    if (this.scope.writeBudget <= 0) return;
+    this.written += bytes;
+    if (this.written > this.scope.writeBudget) {
+      this.overBudget = true;
+      throw new WriteBudgetError(`db: the call wrote more than ${this.scope.writeBudget} bytes`);
+    }
+  }
+
+  private guardBudget(): void {
+    if (this.overBudget) throw new WriteBudgetError(`db: the call wrote more than ${this.scope.writeBudget} bytes`);
+  }
+
+  // ---- Db (natives) -------------------------------------------------------------------------
+
+  collections(): string[] {
+    this.check('db.collections');
+    return this.scope.base.keys.filter((k) => this.scope.collections.has(k));
+  }
+
+  get(collection: string, id: string): JsonObject | undefined {
+    const [col, base] = this.collection(collection, 'get');
+    return resolveRecord(base, this.layers(col), keyOf(id, 'id', 'get'));
+  }
+
+  has(collection: string, id: string): boolean {
+    const [col, base] = this.collection(collection, 'has');
+    return resolveRecord(base, this.layers(col), keyOf(id, 'id', 'has')) !== undefined;
+  }
+
+  ids(collection: string): string[] {
+    const [col, base] = this.collection(collection, 'ids');
+    return mergedIds(base, this.layers(col));
+  }
+
+  all(collection: string): JsonObject[] {
+    const [col, base] = this.collection(collection, 'all');
+    const layers = this.layers(col);
+    return mergedIds(base, layers).map((id) => resolveRecord(base, layers, id) as JsonObject);
+  }
+
+  find(collection: string, where: JsonObject): JsonObject[] {
+    const [col, base] = this.collection(collection, 'find');
+    if (!isJsonObject(where)) throw new TypeError('db.find: where must be an object');
+    const conditions = Object.keys(where).map((k) => ({ path: k.split('.'), value: where[k] }));
+    const layers = this.layers(col);
+    const out: JsonObject[] = [];
+    for (const id of layers.length === 0 ? base.ids : mergedIds(base, layers)) {
+      const record = resolveRecord(base, layers, id) as JsonObject;
+      if (conditions.every((c) => jsonEqual(getPath(record, c.path), c.value))) out.push(record);
+    }
+    return out;
+  }
+
+  put(collection: string, id: string, record: JsonObject): void {
+    const [col] = this.collection(collection, 'put');
+    const key = keyOf(id, 'id', 'put');
+    if (!isJsonObject(record)) throw new TypeError(`db.put: the record must be a JSON object`);
+    this.pendingOf(col).set(key, toFrozenJson(record, `/${col}/${key}`) as JsonObject);
+  }
+
+  update(collection: string, id: string, patch: JsonObject): JsonObject {
+    const [col, base] = this.collection(collection, 'update');
+    const key = keyOf(id, 'id', 'update');
+    if (!isJsonObject(patch)) throw new TypeError('db.update: the patch must be a JSON object');
+    const current = resolveRecord(base, this.layers(col), key);
+    if (current === undefined) throw new Error(`db.update: no record "${key}" in collection "${col}"`);
+    const next = toFrozenJson({ ...current, ...patch }, `/${col}/${key}`) as JsonObject;
+    this.pendingOf(col).set(key, next);
+    return next;
+  }
+
+  delete(collection: string, id: string): boolean {
+    const [col, base] = this.collection(collection, 'delete');
+    const key = keyOf(id, 'id', 'delete');
+    if (resolveRecord(base, this.layers(col), key) === undefined) return false;
+    this.pendingOf(col).set(key, DELETED);
+    return true;
+  }
+
+  read(key: string): JsonValue | undefined {
+    this.check('db.read');
+    const k = keyOf(key, 'key', 'read');
+    if (this.scope.collections.has(k)) {
+      throw new Error(`db.read: "${k}" is a collection; use db.get, db.ids or db.all`);
+    }
+    if (this.pending.values.has(k)) return this.pending.values.get(k);
+    if (this.scope.overlay.values.has(k)) return this.scope.overlay.values.get(k);
+    return this.scope.base.values.get(k);
+  }
+
+  write(key: string, value: JsonValue): void {
+    this.check('db.write');
+    const k = keyOf(key, 'key', 'write');
+    if (this.scope.collections.has(k)) throw new Error(`db.write: "${k}" is a collection; use db.put`);
+    if (value === undefined) throw new TypeError(`db.write: not JSON: undefined at /${k}`);
+    this.pending.values.set(k, toFrozenJson(value, `/${k}`));
+  }
+
+  edit(collection: string, id: string): JsonObject {
+    const [col, base] = this.collection(collection, 'edit');
+    const key = keyOf(id, 'id', 'edit');
+    const current = resolveRecord(base, this.layers(col), key);
+    if (current === undefined) throw new Error(`db.edit: no record "${key}" in collection "${col}"`);
+    if (this.edited.has(current)) return current;
+    const clone = cloneMutable(current);
+    this.edited.add(clone);
+    this.pendingOf(col).set(key, clone);
+    return clone;
+  }
+
+  /** Freezes the clones `edit` handed out. Throws a TypeError if one is no longer JSON. */
+  freezeEdits(): void {
+    for (const [col, changes] of this.pending.records) {
+      for (const [id, value] of changes) {
+        if (value !== DELETED && this.edited.has(value)) freezeOwnedJson(value, `/${col}/${id}`);
+      }
+    }
+  }
+
+  // ---- ids, clock, rng ----------------------------------------------------------------------
+
+  next(prefix: string = ''): string {
+    this.check('ids.next');
+    if (typeof prefix !== 'string') throw new TypeError('ids.next: prefix must be a string');
+    return formatId(this.scope.idKey, this.idCount++, prefix);
+  }
+
+  nowMs(): number {
+    return this.scope.clockStartMs + this.scope.tickMs * this.scope.stepIndex;
+  }
+
+  now(): string {
+    this.check('clock.now');
+    return new Date(this.nowMs()).toISOString();
+  }
+
+  /** The step's random stream, created on first use. */
+  get rng(): Rng {
+    this.check('rng');
+    this.rngStream ??= createRng(this.scope.idSeed, 'rng', this.scope.resetCount, this.scope.stepIndex);
+    return this.rngStream;
+  }
+
+  // ---- JSON-text variants for the sandbox ---------------------------------------------------
+
+  // Records sent to the sandbox in this call, by text, so that an output that is one of them
+  // untouched can be answered with the frozen record (see `servedRecord`).
+  private served: [string, JsonObject][] = [];
+
+  private serve(record: JsonObject): string {
+    const text = jsonText(record);
+    if (this.served.length < 16) this.served.push([text, record]);
+    return text;
+  }
+
+  /** The frozen record whose JSON text is exactly `text`, when one was sent in this call. */
+  servedRecord(text: string): JsonObject | undefined {
+    for (const [t, record] of this.served) if (t === text) return record;
+    return undefined;
+  }
+
+  getText(collection: string, id: string): string | undefined {
+    const record = this.get(collection, id);
+    return record === undefined ? undefined : this.serve(record);
+  }
+
+  /** `"<len>,<len>,…\n<text><text>…"`: record texts with their UTF-16 lengths, for lazy parsing. */
+  recordsText(records: readonly JsonObject[]): string {
+    const texts = records.map((r) => jsonText(r));
+    return `${texts.map((t) => t.length).join(',')}\n${texts.join('')}`;
+  }
+
+  putText(collection: string, id: string, text: string | undefined): void {
+    this.guardBudget();
+    if (text === undefined) throw new TypeError('db.put: the record must be a JSON object');
+    this.charge(text.length);
+    const [col] = this.collection(collection, 'put');
+    const key = keyOf(id, 'id', 'put');
+    const record: unknown = JSON.parse(text);
+    if (!isJsonObject(record)) throw new TypeError('db.put: the record must be a JSON object');
+    this.pendingOf(col).set(key, freezeOwnedJson(record, `/${col}/${key}`));
+  }
+
+  updateText(collection: string, id: string, text: string | undefined): string {
+    this.guardBudget();
+    if (text === undefined) throw new TypeError('db.update: the patch must be a JSON object');
+    this.charge(text.length);
+    const patch: unknown = JSON.parse(text);
+    return this.serve(this.update(collection, id, patch as JsonObject));
+  }
+
+  writeText(key: string, text: string | undefined): void {
+    this.guardBudget();
+    if (text === undefined) throw new TypeError(`db.write: not JSON: undefined at /${key}`);
+    this.charge(text.length);
+    this.write(key, freezeOwnedJson(JSON.parse(text) as JsonValue, `/${key}`));
+  }
+}

@@ -1,0 +1,103 @@
+import type { Issue } from '@autoforge/core';
+import { describe, expect, it } from 'vitest';
+import { shopSpec } from './shop-fixture.js';
+import type { EnvironmentSpec } from './spec.js';
+import { validateEnvironmentSpec } from './validate-spec.js';
+
+function issuesOf(value: unknown): { code: string; pointer: string | undefined }[] {
+  const result = validateEnvironmentSpec(value);
+  if (result.ok) return [];
+  return result.issues.map(({ code, pointer }) => ({ code, pointer }));
+}
+
+function withTool(patch: (tools: EnvironmentSpec['tools']) => void): EnvironmentSpec {
+  const spec = structuredClone(shopSpec());
+  patch(spec.tools);
+  return spec;
+}
+
+describe('validateEnvironmentSpec', () => {
+  it('accepts a valid spec, also after a JSON round trip (the spec is pure JSON)', () => {
+    const spec = shopSpec();
+    expect(validateEnvironmentSpec(spec)).toEqual({ ok: true, value: spec });
+    expect(validateEnvironmentSpec(JSON.parse(JSON.stringify(spec))).ok).toBe(true);
+  });
+
+  it.each([
+    ['null', null, [{ code: 'invalid_spec', pointer: '' }]],
+    ['a wrong version', { ...shopSpec(), specVersion: 2 }, [{ code: 'invalid_spec', pointer: '/specVersion' }]],
+    ['a missing name', { ...shopSpec(), name: undefined }, [{ code: 'invalid_spec', pointer: '/name' }]],
+    ['an unknown property', { ...shopSpec(), extra: 1 }, [{ code: 'invalid_spec', pointer: '/extra' }]],
+    ['a clock start that is no date-time', { ...shopSpec(), clock: { start: 'tomorrow' } }, [{ code: 'invalid_spec', pointer: '/clock/start' }]],
+    ['a fractional idSeed', { ...shopSpec(), idSeed: 1.5 }, [{ code: 'invalid_spec', pointer: '/idSeed' }]],
+  ])('locates the shape problem of %s', (_name, value, expected) => {
+    expect(issuesOf(value)).toEqual(expected);
+  });
+
+  it('locates problems in implementations', () => {
+    const spec = withTool((tools) => {
+      (tools[0] as unknown as { implementation: unknown }).implementation = { kind: 'python', source: 'x' };
+      (tools[2] as unknown as { implementation: unknown }).implementation = { kind: 'js' };
+      (tools[1] as unknown as { implementation: unknown }).implementation = { kind: 'native', ref: 'x', extra: 1 };
+    });
+    expect(issuesOf(spec)).toEqual(
+      expect.arrayContaining([
+        { code: 'invalid_spec', pointer: '/tools/0/implementation/kind' },
+        { code: 'invalid_spec', pointer: '/tools/2/implementation/source' },
+        { code: 'invalid_spec', pointer: '/tools/1/implementation/extra' },
+      ]),
+    );
+  });
+
+  it('reports duplicate tool names at the second one', () => {
+    const spec = withTool((tools) => {
+      (tools[3] as { name: string }).name = tools[0]!.name;
+    });
+    expect(issuesOf(spec)).toEqual([{ code: 'duplicate_tool', pointer: '/tools/3/name' }]);
+  });
+
+  it('reports schemas that do not compile, and parameters that are not objects', () => {
+    const spec = withTool((tools) => {
+      tools[0]!.parameters = { type: 'object', properties: { a: { type: 'strnig' as 'string' } } };
+      tools[1]!.parameters = { type: 'array' };
+    });
+    expect(issuesOf({ ...spec, stateSchema: { type: 'object', minProperties: 'x' } })).toEqual([
+      { code: 'schema_compile', pointer: '/tools/0/parameters' },
+      { code: 'parameters_not_object', pointer: '/tools/1/parameters/type' },
+      { code: 'schema_compile', pointer: '/stateSchema' },
+    ]);
+  });
+
+  it('accepts parameter schemas that name draft-07', () => {
+    const spec = withTool((tools) => {
+      tools[0]!.parameters = { ...tools[0]!.parameters, $schema: 'http://json-schema.org/draft-07/schema#' };
+    });
+    expect(issuesOf(spec)).toEqual([]);
+  });
+
+  it('reports a js source without run', () => {
+    const spec = withTool((tools) => {
+      tools[0]!.implementation = { kind: 'js', source: 'function main(args) { return 1; }' };
+    });
+    expect(issuesOf(spec)).toEqual([{ code: 'missing_run', pointer: '/tools/0/implementation/source' }]);
+  });
+
+  it('reports listed collections that are not objects of records', () => {
+    expect(issuesOf({ ...shopSpec(), collections: ['users', 'meta', 'absent'] })).toEqual([
+      { code: 'collection_invalid', pointer: '/collections/1' },
+      { code: 'collection_invalid', pointer: '/collections/2' },
+    ]);
+  });
+
+  it('validates the seed state against the state schema, with pointers into seedState', () => {
+    const spec = shopSpec();
+    const seed = structuredClone(spec.seedState) as { users: { bob: { email: string; extra?: number } } };
+    seed.users.bob.email = 'not an email';
+    seed.users.bob.extra = 1;
+    const result = validateEnvironmentSpec({ ...spec, seedState: seed });
+    expect(result.ok).toBe(false);
+    const issues = (result as { issues: Issue[] }).issues;
+    expect(issues.map((i) => i.pointer).sort()).toEqual(['/seedState/users/bob/email', '/seedState/users/bob/extra']);
+    expect(issues[0]?.message).toMatch(/^env-runtime: \/seedState\/users\/bob\//);
+  });
+});

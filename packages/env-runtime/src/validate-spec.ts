@@ -1,0 +1,208 @@
+import type { Issue, JsonSchemaObject, Result } from '@autoforge/core';
+import { err, isJsonObject, ok } from '@autoforge/core';
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import { ajvIssues, compileSchema, createAjv } from './ajv.js';
+import type { EnvironmentSpec } from './spec.js';
+import { inferCollections } from './state.js';
+
+const bool = { type: 'boolean' } as const;
+const str = { type: 'string' } as const;
+
+/** The JSON Schema (draft 2020-12) of `EnvironmentSpec` version 1. */
+export const ENVIRONMENT_SPEC_SCHEMA: JsonSchemaObject = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://autoforge.dev/schemas/environment-spec-1.json',
+  title: 'AutoForge EnvironmentSpec, version 1',
+  type: 'object',
+  required: ['specVersion', 'id', 'name', 'stateSchema', 'seedState', 'tools'],
+  additionalProperties: false,
+  properties: {
+    specVersion: { const: 1 },
+    id: { type: 'string', minLength: 1 },
+    name: { type: 'string', minLength: 1 },
+    description: str,
+    stateSchema: { type: 'object' },
+    seedState: { type: 'object' },
+    collections: { type: 'array', items: str, uniqueItems: true },
+    tools: { type: 'array', items: { $ref: '#/$defs/tool' } },
+    clock: {
+      type: 'object',
+      required: ['start'],
+      additionalProperties: false,
+      properties: {
+        start: { type: 'string', format: 'date-time' },
+        tickMs: { type: 'number', minimum: 0 },
+      },
+    },
+    idSeed: { type: 'integer' },
+    policy: str,
+    metadata: { type: 'object' },
+  },
+  $defs: {
+    tool: {
+      type: 'object',
+      required: ['name', 'description', 'parameters', 'outputSchema', 'implementation', 'source'],
+      additionalProperties: false,
+      properties: {
+        name: { type: 'string', minLength: 1 },
+        description: str,
+        parameters: { type: 'object' },
+        outputSchema: { type: ['object', 'boolean'] },
+        hints: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { readOnly: bool, destructive: bool, idempotent: bool, openWorld: bool },
+        },
+        title: str,
+        conditions: {
+          type: 'object',
+          required: ['preconditions', 'postconditions'],
+          additionalProperties: false,
+          properties: {
+            preconditions: { type: 'array', items: str },
+            postconditions: { type: 'array', items: str },
+          },
+        },
+        extensions: { type: 'object' },
+        source: {
+          type: 'object',
+          required: ['format', 'pointer'],
+          additionalProperties: false,
+          properties: {
+            format: {
+              enum: ['openai-chat', 'openai-responses', 'openapi', 'mcp', 'json-schema-defs', 'bfcl', 'vitabench'],
+            },
+            pointer: str,
+            file: str,
+            line: { type: 'integer', minimum: 1 },
+            column: { type: 'integer', minimum: 1 },
+          },
+        },
+        implementation: { $ref: '#/$defs/implementation' },
+        pattern: str,
+      },
+    },
+    implementation: {
+      type: 'object',
+      required: ['kind'],
+      properties: { kind: { enum: ['js', 'native'] } },
+      allOf: [
+        {
+          if: { properties: { kind: { const: 'js' } } },
+          then: {
+            required: ['source'],
+            additionalProperties: false,
+            properties: { kind: true, source: { type: 'string', minLength: 1 } },
+          },
+        },
+        {
+          if: { properties: { kind: { const: 'native' } } },
+          then: {
+            required: ['ref'],
+            additionalProperties: false,
+            properties: { kind: true, ref: { type: 'string', minLength: 1 } },
+          },
+        },
+      ],
+    },
+  },
+};
+
+// Accepts `function run(`, `function* run(`, `const|let|var run =`.
+const DEFINES_RUN = /\bfunction\s*\*?\s*run\s*\(|\b(?:const|let|var)\s+run\s*=/;
+
+let specValidator: ValidateFunction | undefined;
+
+/** What checking a spec produced besides its issues (reused by `createEnvironment`). */
+export interface CheckedSpec {
+  issues: Issue[];
+  ajv: Ajv2020;
+  /** The compiled `parameters` of each tool (undefined where it did not compile). */
+  parameters: (ValidateFunction | undefined)[];
+  /** The compiled state schema, when it compiled. */
+  state: ValidateFunction | undefined;
+  /** The collections (explicit or inferred). */
+  collections: string[];
+}
+
+function issue(code: string, pointer: string, message: string): Issue {
+  return { code, message: `env-runtime: ${pointer || '/'}: ${message}`, pointer, severity: 'error' };
+}
+
+function compileAt(ajv: Ajv2020, schema: unknown, pointer: string, issues: Issue[]): ValidateFunction | undefined {
+  try {
+    return compileSchema(ajv, schema as JsonSchemaObject);
+  } catch (e) {
+    issues.push(issue('schema_compile', pointer, `the schema does not compile: ${(e as Error).message}`));
+    return undefined;
+  }
+}
+
+/**
+ * Checks a spec fully: the shape (JSON Schema), unique tool names, schemas that compile, object
+ * parameter schemas, `run` defined in each js source, collections, and (unless `validateSeed`
+ * is false) the seed state against the state schema.
+ */
+export function checkSpec(value: unknown, options: { validateSeed?: boolean } = {}): CheckedSpec {
+  const ajv = createAjv();
+  const result: CheckedSpec = { issues: [], ajv, parameters: [], state: undefined, collections: [] };
+  specValidator ??= createAjv().compile(ENVIRONMENT_SPEC_SCHEMA);
+  if (!specValidator(value)) {
+    result.issues = ajvIssues(specValidator.errors, '', 'invalid_spec');
+    return result;
+  }
+  const spec = value as EnvironmentSpec;
+  const issues = result.issues;
+
+  const names = new Map<string, number>();
+  spec.tools.forEach((tool, i) => {
+    const at = `/tools/${i}`;
+    const first = names.get(tool.name);
+    if (first !== undefined) {
+      issues.push(issue('duplicate_tool', `${at}/name`, `tool name "${tool.name}" is already used by /tools/${first}`));
+    } else {
+      names.set(tool.name, i);
+    }
+    const type = tool.parameters.type;
+    if (type !== undefined && type !== 'object') {
+      issues.push(issue('parameters_not_object', `${at}/parameters/type`, 'the parameters schema must describe an object'));
+    }
+    result.parameters.push(compileAt(ajv, tool.parameters, `${at}/parameters`, issues));
+    // Output schemas are compiled on demand by the runtime; here only whether they compile.
+    if (typeof tool.outputSchema === 'object') compileAt(createAjv(), tool.outputSchema, `${at}/outputSchema`, issues);
+    if (tool.implementation.kind === 'js' && !DEFINES_RUN.test(tool.implementation.source)) {
+      issues.push(issue('missing_run', `${at}/implementation/source`, 'the source does not define function run(args, ctx)'));
+    }
+  });
+
+  if (spec.collections !== undefined) {
+    spec.collections.forEach((name, i) => {
+      const col = spec.seedState[name];
+      if (!isJsonObject(col) || !Object.values(col).every((r) => isJsonObject(r))) {
+        issues.push(
+          issue('collection_invalid', `/collections/${i}`, `seedState.${name} must exist and be an object of record objects`),
+        );
+      }
+    });
+    result.collections = [...spec.collections];
+  } else {
+    result.collections = inferCollections(spec.seedState);
+  }
+
+  result.state = compileAt(ajv, spec.stateSchema, '/stateSchema', issues);
+  if (options.validateSeed !== false && result.state !== undefined && !result.state(spec.seedState)) {
+    issues.push(...ajvIssues(result.state.errors, '/seedState', 'seed_invalid'));
+  }
+  return result;
+}
+
+/**
+ * Validates an `EnvironmentSpec` read from anywhere (disk, an LLM, another process). Issues
+ * carry JSON pointers into the spec and codes: `invalid_spec` (shape), `duplicate_tool`,
+ * `schema_compile`, `parameters_not_object`, `missing_run`, `collection_invalid`,
+ * `seed_invalid` (the seed state does not match the state schema).
+ */
+export function validateEnvironmentSpec(value: unknown): Result<EnvironmentSpec> {
+  const { issues } = checkSpec(value);
+  return issues.length > 0 ? err(issues) : ok(value as EnvironmentSpec);
+}

@@ -1,0 +1,171 @@
+import type { JsonSchemaObject, ToolSpec } from '@autoforge/core';
+import { examplesFromText } from './id-format.js';
+import type { IdReference } from './naming.js';
+import { idReference, singularize, STOP_WORDS, words } from './naming.js';
+import { inlineRefs, nonNull } from './schema-utils.js';
+
+/** The kind of action a tool name's verb announces. */
+export type VerbClass =
+  | 'lookup'
+  | 'find'
+  | 'list'
+  | 'create'
+  | 'update'
+  | 'transition'
+  | 'enable'
+  | 'disable'
+  | 'toggle'
+  | 'delete'
+  | 'compute'
+  | 'noop';
+
+const VERB_CLASSES: Record<string, VerbClass> = {};
+function verbs(cls: VerbClass, list: string): void {
+  for (const v of list.split(/\s+/)) VERB_CLASSES[v] = cls;
+}
+verbs('lookup', 'get fetch retrieve read show view describe lookup check inspect display load see obtain query');
+verbs('find', 'find locate identify resolve');
+verbs('list', 'list search browse filter recommend recommand suggest explore enumerate count');
+verbs(
+  'create',
+  'create add book register place insert open make submit schedule post send issue generate reserve buy purchase apply start log record file enroll subscribe write compose upload',
+);
+verbs('update', 'update modify change set edit rename assign adjust replace move upgrade downgrade patch amend reschedule correct');
+verbs(
+  'transition',
+  'cancel return exchange close approve reject confirm complete pay suspend resume archive restore refund ship deliver accept decline finish end block unblock lock unlock reopen dispatch checkin checkout redeem void expire renew terminate reactivate freeze unfreeze',
+);
+verbs('enable', 'enable activate turnon switchon login signin connect');
+verbs('disable', 'disable deactivate turnoff switchoff logout signout disconnect');
+verbs('toggle', 'toggle flip');
+verbs('delete', 'delete remove drop destroy erase clear unsubscribe purge');
+verbs('compute', 'calculate compute evaluate convert estimate');
+verbs('noop', 'think');
+
+const PHRASAL: Record<string, string> = {
+  'turn on': 'turnon',
+  'turn off': 'turnoff',
+  'switch on': 'switchon',
+  'switch off': 'switchoff',
+  'log in': 'login',
+  'log out': 'logout',
+  'sign in': 'signin',
+  'sign out': 'signout',
+  'check in': 'checkin',
+  'check out': 'checkout',
+  'look up': 'lookup',
+};
+
+/** A parameter of a tool as the synthesizer reads it. */
+export interface ParamInfo {
+  name: string;
+  /** The parameter schema with local `$ref`s inlined and optional wrappers removed. */
+  schema: JsonSchemaObject;
+  required: boolean;
+  /** Set when the name refers to records (`order_id`, `item_ids`). */
+  ref?: IdReference;
+  /** Example values quoted in the description (`such as '#W0000000'`). */
+  examples: string[];
+  description: string;
+}
+
+/** What a tool's name, description, parameters and hints say, before the state is considered. */
+export interface ToolAnalysis {
+  tool: ToolSpec;
+  words: string[];
+  /** The action verb (phrasal verbs joined: `turnon`). */
+  verb?: string;
+  verbClass?: VerbClass;
+  /** The words naming what the tool acts on (verb, `by …` clause and filler removed). */
+  nounWords: string[];
+  /** Words after `by` (`find_user_id_by_name_zip` → name, zip). */
+  byWords: string[];
+  /** The name asks for an id (`find_user_id_by_email`). */
+  returnsId: boolean;
+  /** The object noun is plural (`get_bills_for_customer`). */
+  pluralNoun: boolean;
+  params: ParamInfo[];
+  /** Declared read-only (MCP annotations, tau2 READ, VitaBench READ). */
+  readOnly: boolean;
+  /** Declared as writing (tau2/VitaBench WRITE, MCP destructive). */
+  writes: boolean;
+  /** Set for tools that only think, log or hand over to a person. */
+  noopKind?: 'think' | 'transfer';
+  /** Set for tools that evaluate an arithmetic expression given as a string parameter. */
+  expressionParam?: string;
+}
+
+function typeHint(tool: ToolSpec): string | undefined {
+  const ext = tool.extensions ?? {};
+  for (const [k, v] of Object.entries(ext)) if (/tool-type$/.test(k) && typeof v === 'string') return v.toUpperCase();
+  return undefined;
+}
+
+/** Reads a tool's name, description, parameters and hints. */
+export function analyzeTool(tool: ToolSpec): ToolAnalysis {
+  const rawWords = words(tool.name);
+  const joined = rawWords.join(' ');
+  let w = rawWords;
+  for (const [phrase, single] of Object.entries(PHRASAL)) {
+    if (` ${joined} `.includes(` ${phrase} `)) w = ` ${w.join(' ')} `.replace(` ${phrase} `, ` ${single} `).trim().split(' ');
+  }
+  let verbIndex = w.findIndex((x) => VERB_CLASSES[x] !== undefined);
+  // Prefer the first word when it is a verb; otherwise the first verb anywhere
+  // (`delivery_store_search_recommand`).
+  if (verbIndex < 0) verbIndex = -1;
+  const verb = verbIndex >= 0 ? (w[verbIndex] as string) : undefined;
+  let verbClass = verb ? VERB_CLASSES[verb] : undefined;
+  const byIndex = w.indexOf('by');
+  let before = w.filter((_, i) => i !== verbIndex && (byIndex < 0 || i < byIndex));
+  // `get_bills_for_customer`: what follows `for`/`from`/`of` names the owner, not the object.
+  const cut = before.findIndex((x, i) => i > 0 && (x === 'for' || x === 'from' || x === 'of' || x === 'in'));
+  if (cut > 0) before = before.slice(0, cut);
+  const byWords = byIndex >= 0 ? w.slice(byIndex + 1).filter((x) => x !== 'and') : [];
+  const returnsId = byIndex > 0 && (w[byIndex - 1] === 'id' || w[byIndex - 1] === 'ids');
+  const nounWords = before.filter((x) => !STOP_WORDS.has(x) && VERB_CLASSES[x] === undefined);
+  const lastNoun = nounWords[nounWords.length - 1];
+  const pluralNoun = lastNoun !== undefined && singularize(lastNoun) !== lastNoun;
+
+  const root = tool.parameters;
+  const inlined = inlineRefs(root, root);
+  const props = (typeof inlined === 'object' ? inlined.properties : undefined) ?? {};
+  const required = new Set(root.required ?? []);
+  const params: ParamInfo[] = Object.entries(props).map(([name, s]) => {
+    const schema = nonNull(s);
+    const description = typeof schema.description === 'string' ? schema.description : '';
+    const info: ParamInfo = { name, schema, required: required.has(name), examples: examplesFromText(description), description };
+    const ref = idReference(name);
+    if (ref) info.ref = ref;
+    return info;
+  });
+
+  const hint = typeHint(tool);
+  const desc = tool.description.toLowerCase();
+  const readOnly = tool.hints?.readOnly === true || hint === 'READ' || hint === 'THINK';
+  const writes = hint === 'WRITE' || tool.hints?.destructive === true || tool.hints?.readOnly === false;
+
+  const analysis: ToolAnalysis = { tool, words: w, nounWords, byWords, returnsId, pluralNoun, params, readOnly, writes };
+  if (verb !== undefined) analysis.verb = verb;
+
+  const thinkLike =
+    hint === 'THINK' ||
+    (verb === 'think' && params.length <= 1) ||
+    (/\bthink\b|\bthought\b/.test(desc) && /(not|n't)\s+(obtain|change|modify|alter)/.test(desc));
+  const transferLike = /transfer|escalat|hand\s*(over|off)/.test(joined + ' ' + desc) && /\bhuman\b|\brepresentative\b|\bperson\b|\bsupervisor\b/.test(joined + ' ' + desc);
+  if (thinkLike) {
+    analysis.noopKind = 'think';
+    verbClass = 'noop';
+  } else if (transferLike && !params.some((p) => p.ref)) {
+    analysis.noopKind = 'transfer';
+    verbClass = 'noop';
+  }
+  const expression = params.find(
+    (p) => p.schema.type === 'string' && /^(expression|expr|formula|equation|math_expression)$/.test(p.name),
+  );
+  if (expression && (verbClass === 'compute' || /calculat|comput|evaluat|math/.test(joined + ' ' + desc))) {
+    analysis.expressionParam = expression.name;
+    verbClass = 'compute';
+  }
+  if (verbClass !== undefined) analysis.verbClass = verbClass;
+  return analysis;
+}

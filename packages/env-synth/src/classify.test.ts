@@ -1,0 +1,236 @@
+import { describe, expect, it } from 'vitest';
+import type { JsonObject, JsonSchemaObject, ToolDoc, ToolSpec } from '@autoforge/core';
+import { createEnvironment } from '@autoforge/env-runtime';
+import { analyzeTool } from './analyze-tool.js';
+import { synthesizeEnvironment } from './synthesize-environment.js';
+
+function tool(name: string, description: string, properties: Record<string, JsonSchemaObject> = {}, extra: Partial<ToolSpec> = {}): ToolSpec {
+  return {
+    name,
+    description,
+    parameters: { type: 'object', properties, required: Object.keys(properties) },
+    source: { format: 'openai-chat', pointer: `/${name}` },
+    ...extra,
+  };
+}
+
+const str = (description = ''): JsonSchemaObject => ({ type: 'string', description });
+
+const shopTools: ToolSpec[] = [
+  tool('get_order_details', 'Get the status and details of an order.', { order_id: str("The order id, such as '#W0000000'.") }),
+  tool('find_user_id_by_email', 'Find user id by email.', { email: str() }),
+  tool('list_orders', 'List the orders of a user.', { user_id: str(), status: { type: 'string', enum: ['pending', 'delivered'] } }),
+  tool('create_order', 'Create an order for a user.', { user_id: str("The user id, such as 'sara_doe_496'."), item_name: str(), price: { type: 'number' } }),
+  tool('cancel_pending_order', 'Cancel a pending order.', { order_id: str(), reason: { type: 'string', enum: ['no longer needed', 'ordered by mistake'] } }),
+  tool('update_user_email', 'Change the email of a user.', { user_id: str(), email: str() }),
+  tool('delete_order', 'Delete an order.', { order_id: str() }),
+  tool('calculate', 'Calculate the result of a mathematical expression.', { expression: str() }),
+  tool('think', 'Use the tool to think about something. It will not obtain new information or change the database.', { thought: str() }),
+  tool('frobnicate', 'Does something mysterious.', { widget: str() }),
+];
+const shopDoc: ToolDoc = { format: 'openai-chat', tools: shopTools };
+
+describe('analyzeTool', () => {
+  it('reads verb, object noun, by-clause and whether an id is returned', () => {
+    const a = analyzeTool(tool('find_user_id_by_name_zip', 'Find user id by name and zip.', { first_name: str(), zip: str() }));
+    expect(a.verbClass).toBe('find');
+    expect(a.nounWords).toEqual(['user']);
+    expect(a.byWords).toEqual(['name', 'zip']);
+    expect(a.returnsId).toBe(true);
+  });
+
+  it('cuts the owner out of the object noun (`get_bills_for_customer`)', () => {
+    const a = analyzeTool(tool('get_bills_for_customer', 'Bills of a customer.', { customer_id: str() }));
+    expect(a.nounWords).toEqual(['bills']);
+    expect(a.pluralNoun).toBe(true);
+  });
+
+  it('recognizes think and transfer tools as acknowledgments', () => {
+    expect(analyzeTool(shopTools[8] as ToolSpec).noopKind).toBe('think');
+    const transfer = tool('transfer_to_human_agents', 'Transfer the user to a human agent, with a summary.', { summary: str() });
+    expect(analyzeTool(transfer).noopKind).toBe('transfer');
+  });
+});
+
+describe('classification without a sample state', () => {
+  const result = synthesizeEnvironment(shopDoc, { seed: 1, size: 5 });
+  if (!result.ok) throw new Error('synthesis failed');
+  const { spec, report } = result.value;
+  const patternOf = (name: string): string | undefined => report.tools.find((t) => t.tool === name)?.pattern;
+
+  it('infers collections from id parameters and object nouns', () => {
+    expect(report.collections.map((c) => c.name)).toEqual(['orders', 'users']);
+    expect(report.relations).toContainEqual({ from: 'orders', path: 'user_id', to: 'users', many: false });
+  });
+
+  it('classifies each tool into its pattern', () => {
+    expect(patternOf('get_order_details')).toBe('lookup');
+    expect(patternOf('find_user_id_by_email')).toBe('find');
+    expect(patternOf('list_orders')).toBe('list');
+    expect(patternOf('create_order')).toBe('create');
+    expect(patternOf('cancel_pending_order')).toBe('transition');
+    expect(patternOf('update_user_email')).toBe('update');
+    expect(patternOf('delete_order')).toBe('delete');
+    expect(patternOf('calculate')).toBe('compute');
+    expect(patternOf('think')).toBe('noop');
+  });
+
+  it('reports the tool it cannot classify with a reason, and gives it a read-only implementation', () => {
+    expect(report.unclassified).toEqual([{ tool: 'frobnicate', reason: 'its name has no known verb' }]);
+    expect(spec.tools.find((t) => t.name === 'frobnicate')?.implementation.kind).toBe('js');
+  });
+
+  it('generates ids in the format the descriptions show', () => {
+    for (const id of Object.keys(spec.seedState.orders as JsonObject)) expect(id).toMatch(/^#W\d{7}$/);
+    for (const id of Object.keys(spec.seedState.users as JsonObject)) expect(id).toMatch(/^[a-z]+_[a-z]+_\d{3}$/);
+  });
+
+  it('runs every pattern in the sandbox', async () => {
+    const env = await createEnvironment(spec, { validateOutputs: true });
+    try {
+      const s = env.createSession();
+      const call = (name: string, args: JsonObject) => s.stepSync({ id: name, name, arguments: JSON.stringify(args) });
+      const userId = Object.keys(spec.seedState.users as JsonObject)[0] as string;
+      const user = (spec.seedState.users as Record<string, JsonObject>)[userId] as JsonObject;
+
+      expect(call('find_user_id_by_email', { email: String(user.email).toUpperCase() })).toEqual({ ok: true, output: userId });
+      const created = call('create_order', { user_id: userId, item_name: 'Lamp', price: 12.5 });
+      expect(created.ok).toBe(true);
+      const order = (created as { output: JsonObject }).output;
+      expect(order).toMatchObject({ user_id: userId, item_name: 'Lamp', price: 12.5, status: 'pending' });
+      const orderId = order.order_id as string;
+      expect(orderId).toMatch(/^#W\d{7}$/);
+      expect(call('get_order_details', { order_id: orderId })).toEqual({ ok: true, output: order });
+
+      const listed = call('list_orders', { user_id: userId, status: 'pending' });
+      expect(listed.ok && (listed.output as JsonObject[]).some((o) => o.order_id === orderId)).toBe(true);
+
+      const cancelled = call('cancel_pending_order', { order_id: orderId, reason: 'ordered by mistake' });
+      expect(cancelled).toMatchObject({ ok: true, output: { status: 'cancelled', cancel_reason: 'ordered by mistake' } });
+      // The name says "pending": a cancelled order cannot be cancelled again.
+      expect(call('cancel_pending_order', { order_id: orderId, reason: 'ordered by mistake' })).toMatchObject({ ok: false, error: { code: 'tool_error' } });
+
+      expect(call('update_user_email', { user_id: userId, email: 'new@example.com' })).toMatchObject({ ok: true, output: { email: 'new@example.com' } });
+      expect(call('calculate', { expression: '(2 + 3) * 4 / 8' })).toEqual({ ok: true, output: 2.5 });
+      expect(call('think', { thought: 'hmm' })).toEqual({ ok: true, output: 'Noted.' });
+      expect(call('delete_order', { order_id: orderId })).toMatchObject({ ok: true });
+      expect(call('get_order_details', { order_id: orderId })).toEqual({ ok: false, error: { code: 'tool_error', message: 'order not found' } });
+
+      const fallback = call('frobnicate', { widget: 'x' });
+      expect(fallback).toMatchObject({ ok: true, output: { tool: 'frobnicate', supported: false } });
+      expect(env.validateState(s.state()).ok).toBe(true);
+    } finally {
+      env.close();
+    }
+  });
+});
+
+describe('classification with a sample state', () => {
+  const sample: JsonObject = {
+    users: {
+      ann_lee_101: { name: { first_name: 'Ann', last_name: 'Lee' }, address: { city: 'Austin', zip: '78701' }, email: 'ann@example.com', orders: ['#W1000001'] },
+      bob_ray_202: { name: { first_name: 'Bob', last_name: 'Ray' }, address: { city: 'Denver', zip: '80202' }, email: 'bob@example.com', orders: ['#W1000002', '#W1000003'] },
+    },
+    orders: Object.fromEntries(
+      ['#W1000001', '#W1000002', '#W1000003', '#W1000004', '#W1000005', '#W1000006', '#W1000007', '#W1000008'].map((id, i) => [
+        id,
+        { order_id: id, user_id: i === 0 ? 'ann_lee_101' : 'bob_ray_202', status: ['pending', 'delivered'][i % 2] as string, items: [{ item_id: `${900 + i}`, price: 10 + i }] },
+      ]),
+    ),
+  };
+  const doc: ToolDoc = {
+    format: 'openai-chat',
+    tools: [
+      tool('find_user_id_by_name_zip', 'Find user id by first name, last name, and zip code.', { first_name: str(), last_name: str(), zip: str() }),
+      tool('cancel_pending_order', 'Cancel a pending order.', { order_id: str(), reason: str() }),
+      tool('return_delivered_order_items', "Return some items of a delivered order. The order status will be changed to 'return requested'.", {
+        order_id: str(),
+        item_ids: { type: 'array', items: { type: 'string' } },
+      }),
+      tool('modify_user_address', 'Modify the default address of a user.', { user_id: str(), city: str(), zip: str() }),
+    ],
+  };
+  const result = synthesizeEnvironment(doc, { seed: 2, sampleState: sample });
+  if (!result.ok) throw new Error('synthesis failed');
+  const { spec, report } = result.value;
+
+  it('takes the sample as the seed state and reads relations from the data', () => {
+    expect(spec.seedState).toEqual(sample);
+    expect(report.relations).toEqual(
+      expect.arrayContaining([
+        { from: 'orders', path: 'user_id', to: 'users', many: false },
+        { from: 'users', path: 'orders[]', to: 'orders', many: true },
+      ]),
+    );
+  });
+
+  it('adds the status a transition sets to the status enum, and the fields it records', () => {
+    const orders = (spec.stateSchema.properties?.orders as JsonSchemaObject).additionalProperties as JsonSchemaObject;
+    const status = orders.properties?.status as JsonSchemaObject;
+    expect(status.enum).toEqual(['delivered', 'pending', 'cancelled', 'return requested']);
+    expect(report.addedFields).toEqual(expect.arrayContaining(['orders.cancel_reason', 'orders.return_items']));
+  });
+
+  it('finds by nested fields, guards by the status the name says, and records nested ids sorted', async () => {
+    const env = await createEnvironment(spec, { validateOutputs: true });
+    try {
+      const s = env.createSession();
+      const call = (name: string, args: JsonObject) => s.stepSync({ id: name, name, arguments: JSON.stringify(args) });
+      expect(call('find_user_id_by_name_zip', { first_name: 'bob', last_name: 'RAY', zip: '80202' })).toEqual({ ok: true, output: 'bob_ray_202' });
+      expect(call('cancel_pending_order', { order_id: '#W1000002', reason: 'x' })).toMatchObject({ ok: false, error: { message: 'order status is "delivered"; must be pending' } });
+      expect(call('return_delivered_order_items', { order_id: '#W1000002', item_ids: ['999'] })).toMatchObject({ ok: false, error: { message: 'item 999 not found' } });
+      expect(call('return_delivered_order_items', { order_id: '#W1000004', item_ids: ['903'] })).toMatchObject({
+        ok: true,
+        output: { status: 'return requested', return_items: ['903'] },
+      });
+      expect(call('modify_user_address', { user_id: 'ann_lee_101', city: 'Boston', zip: '02101' })).toMatchObject({
+        ok: true,
+        output: { address: { city: 'Boston', zip: '02101' } },
+      });
+      expect(env.validateState(s.state()).ok).toBe(true);
+    } finally {
+      env.close();
+    }
+  });
+});
+
+describe('hints', () => {
+  it('never compiles a tool declared read-only into a write', () => {
+    const doc: ToolDoc = {
+      format: 'json-schema-defs',
+      tools: [tool('cancel_order', 'Cancel an order.', { order_id: str() }, { hints: { readOnly: true } })],
+    };
+    const r = synthesizeEnvironment(doc, { seed: 1, size: 3 });
+    expect(r.ok && r.value.report.tools[0]?.pattern).toBe('lookup');
+  });
+});
+
+describe('plain state values', () => {
+  it('turns on, toggles and reads a boolean value the tools name', async () => {
+    const doc: ToolDoc = {
+      format: 'bfcl',
+      tools: [
+        tool('turn_on_wifi', 'Turn on WiFi.'),
+        tool('toggle_wifi', 'Toggle WiFi.'),
+        tool('check_wifi_status', 'Check whether WiFi is on.'),
+        tool('login_device', 'Log in to the device.'),
+      ],
+    };
+    const r = synthesizeEnvironment(doc, { seed: 1, sampleState: { wifi: false, logged_in: false } });
+    if (!r.ok) throw new Error('synthesis failed');
+    expect(r.value.report.values).toEqual(['wifi', 'logged_in']);
+    expect(r.value.report.unclassified).toEqual([]);
+    const env = await createEnvironment(r.value.spec, { validateOutputs: true });
+    try {
+      const s = env.createSession();
+      const call = (name: string) => s.stepSync({ id: name, name, arguments: '{}' });
+      expect(call('turn_on_wifi')).toEqual({ ok: true, output: true });
+      expect(call('toggle_wifi')).toEqual({ ok: true, output: false });
+      expect(call('check_wifi_status')).toEqual({ ok: true, output: false });
+      expect(call('login_device')).toEqual({ ok: true, output: true });
+      expect(s.state()).toEqual({ wifi: false, logged_in: true });
+    } finally {
+      env.close();
+    }
+  });
+});

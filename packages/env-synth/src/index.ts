@@ -1,0 +1,14 @@
+export { synthesizeEnvironment } from './synthesize-environment.js';
+export type { ReportedCollection, SynthesisReport, SynthesisResult, SynthesizeOptions } from './synthesize-environment.js';
+export type { OperationPattern } from './plan.js';
+export { analyzeSampleState } from './state-model.js';
+export type { CollectionModel, NestedCollection, NormalizedSample, Relation, StateModel } from './state-model.js';
+export { inferStateModel } from './infer-entities.js';
+export { generateState } from './generate-state.js';
+export type { GenerateStateOptions } from './generate-state.js';
+export { inferSchemaFromValues } from './infer-data-schema.js';
+export type { InferSchemaOptions } from './infer-data-schema.js';
+export { generateId, inferIdFormatFromExamples, inferIdFormatFromIds } from './id-format.js';
+export type { IdCharClass, IdFormat, IdSegment } from './id-format.js';
+export { EnvSynthError } from './error.js';
+export type { EnvSynthErrorCode } from './error.js';

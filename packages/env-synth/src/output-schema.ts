@@ -1,0 +1,83 @@
+import type { JsonSchema, JsonSchemaObject } from '@autoforge/core';
+import type { ToolPlan } from './plan.js';
+import { nonNull, schemaAt, stripAnnotations } from './schema-utils.js';
+import type { StateModel } from './state-model.js';
+
+const FALLBACK_OUTPUT: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    tool: { type: 'string' },
+    supported: { const: false },
+    note: { type: 'string' },
+    matches: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { collection: { type: 'string' }, id: { type: 'string' }, record: { type: 'object' } },
+        required: ['collection', 'id', 'record'],
+      },
+    },
+  },
+  required: ['tool', 'supported', 'note', 'matches'],
+};
+
+/**
+ * The output schema of a compiled tool: the record schema for lookups and writes, an array of
+ * (projected) records for lists, a string for find-id tools, a number for arithmetic, a string
+ * for acknowledgments, and a `{ tool, supported: false, note, matches }` object for unclassified
+ * tools.
+ */
+export function outputSchemaFor(plan: ToolPlan, model: StateModel): JsonSchema {
+  const record = (name: string): JsonSchemaObject => {
+    const c = model.collections.find((x) => x.name === name);
+    return c ? (stripAnnotations(c.recordSchema) as JsonSchemaObject) : { type: 'object' };
+  };
+  switch (plan.pattern) {
+    case 'lookup': {
+      if (plan.valueKey) return stripAnnotations(model.values[plan.valueKey] ?? {});
+      if (plan.anyOf) {
+        const alts = plan.anyOf.map(record);
+        return alts.length === 1 ? (alts[0] as JsonSchemaObject) : { anyOf: alts };
+      }
+      const r = record(plan.collection);
+      if (plan.nested) {
+        const sub = plan.nested.kind === 'map' ? schemaAt(r, [plan.nested.field, '*']) : schemaAt(r, [plan.nested.field, '[]']);
+        return sub ? nonNull(sub) : { type: 'object' };
+      }
+      if (plan.select) {
+        const sub = schemaAt(r, [plan.select.field, '*']);
+        return { anyOf: [r, sub ? nonNull(sub) : { type: 'object' }] };
+      }
+      return r;
+    }
+    case 'find':
+      if (plan.returns === 'id') return { type: 'string' };
+      if (plan.returns === 'records') return { type: 'array', items: record(plan.collection) };
+      return record(plan.collection);
+    case 'list': {
+      const r = record(plan.collection);
+      if (plan.fields) {
+        const props: Record<string, JsonSchema> = {};
+        for (const f of plan.fields) {
+          const s = r.properties?.[f];
+          if (s !== undefined) props[f] = s;
+        }
+        return { type: 'array', items: { type: 'object', properties: props } };
+      }
+      return { type: 'array', items: r };
+    }
+    case 'create':
+    case 'delete':
+      return record(plan.collection);
+    case 'update':
+    case 'transition':
+      if (plan.valueKey) return stripAnnotations(model.values[plan.valueKey] ?? {});
+      return record(plan.collection);
+    case 'compute':
+      return { type: 'number' };
+    case 'noop':
+      return { type: 'string' };
+    case 'unclassified':
+      return FALLBACK_OUTPUT;
+  }
+}
