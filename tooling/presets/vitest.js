@@ -1,4 +1,5 @@
 // @ts-check
+import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
 
 /**
@@ -15,6 +16,7 @@ export function packageProject(name, options = {}) {
       environment: 'node',
       testTimeout: options.testTimeout ?? 30_000,
       typecheck: { enabled: false },
+      setupFiles: [fileURLToPath(new URL('./fast-check-setup.js', import.meta.url))],
     },
   });
 }

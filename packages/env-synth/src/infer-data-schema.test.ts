@@ -8,6 +8,12 @@ import { inferSchemaFromValues, looksLikeMap } from './infer-data-schema.js';
 const ajv = new Ajv2020({ strict: false, ownProperties: true });
 
 describe('inferSchemaFromValues', () => {
+  it('keeps a record key named "__proto__" as a property (regression: seed 933144136)', () => {
+    const values = JSON.parse('[[{"__proto__":0}],{}]') as JsonValue[];
+    const schema = inferSchemaFromValues(values);
+    expect(ajv.validate(schema, values[0])).toBe(true);
+  });
+
   test.prop([fc.array(fc.jsonValue({ maxDepth: 4 }), { minLength: 1, maxLength: 30 })], { numRuns: 200 })(
     'every value it was inferred from is valid against the schema',
     (values) => {

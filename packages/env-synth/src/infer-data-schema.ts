@@ -118,10 +118,14 @@ function objectSchema(objects: readonly Record<string, JsonValue>[], maxEnum: nu
   }
   const properties: Record<string, JsonSchemaObject> = {};
   const required: string[] = [];
+  // Ajv's generated code cannot name a "__proto__" property (it reports it as additional), so
+  // records with such a key stay open and that key is left unconstrained.
+  const hasProtoKey = byKey.has('__proto__');
   for (const k of order) {
+    if (k === '__proto__') continue;
     const list = byKey.get(k) as JsonValue[];
     properties[k] = infer(list, k, maxEnum);
     if (list.length === objects.length) required.push(k);
   }
-  return { type: 'object', properties, required, additionalProperties: false };
+  return { type: 'object', properties, required, additionalProperties: hasProtoKey };
 }
