@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue, ToolCall, ToolResult } from '@autoforge/core';
 import { digest } from '@autoforge/core';
 import { fc, test } from '@fast-check/vitest';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEnvironment } from './environment.js';
 import type { Environment } from './environment.js';
 import type { Session } from './session.js';
@@ -155,7 +155,10 @@ describe('Session properties (shop environment, random valid and invalid calls)'
 });
 
 describe('the call generator', () => {
-  test.prop([fc.array(plan, { minLength: 20, maxLength: 20 })], { numRuns: 5 })('produces successful writes and every kind of failure', (plans) => {
+  // A statement about the generator's distribution, not a property: checked on a fixed sample
+  // (as a property it shrinks towards empty plans and fails on unlucky seeds).
+  it('produces successful writes and every kind of failure', () => {
+    const plans = fc.sample(plan, { seed: 7, numRuns: 100 });
     const codes = new Set<string>();
     for (const calls of plans) {
       const session = env.createSession();
