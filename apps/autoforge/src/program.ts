@@ -1,5 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { isAutoForgeError } from '@autoforge/core';
+import { envCallCommand, envSynthCommand } from './commands/env.js';
+import type { EnvSynthCommandOptions } from './commands/env.js';
 import { parseCommand, TOOL_DOC_FORMATS } from './commands/parse.js';
 import type { ParseCommandOptions } from './commands/parse.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK } from './errors.js';
@@ -27,6 +29,30 @@ function buildProgram(io: CliIo): Command {
     .option('--compact', 'print the JSON on one line')
     .action(async (file: string, options: ParseCommandOptions) => {
       await parseCommand(file, options, io);
+    });
+
+  const env = program.command('env').description('synthesize environments and call their tools');
+  env
+    .command('synth')
+    .description('synthesize an executable environment (EnvironmentSpec JSON) from a tool doc')
+    .argument('<tooldoc>', 'tool description document (any format `autoforge parse` reads)')
+    .requiredOption('-o, --out <file>', 'where to write the EnvironmentSpec JSON')
+    .option('--db <path>', 'sample database: a JSON/TOML file, or a directory of <collection>.json files')
+    .option('--seed <n>', 'seed of every random choice', '0')
+    .option('--size <n>', 'records per collection of a generated state (without --db)')
+    .option('--llm', 'let an LLM write the state schema and tools (OPENAI_BASE_URL, AUTOFORGE_MODEL)')
+    .option('--json', 'print the synthesis report as JSON instead of a summary')
+    .action(async (tooldoc: string, options: EnvSynthCommandOptions) => {
+      await envSynthCommand(tooldoc, options, io);
+    });
+  env
+    .command('call')
+    .description('run one tool call on the seed state of an environment and print its output')
+    .argument('<env>', 'EnvironmentSpec JSON file (from `autoforge env synth`)')
+    .argument('<tool>', 'tool name')
+    .argument('[args]', 'arguments as a JSON object', '{}')
+    .action(async (file: string, tool: string, args: string) => {
+      await envCallCommand(file, tool, args, io);
     });
 
   return program;

@@ -1,0 +1,121 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { JsonObject, ToolDoc } from '@autoforge/core';
+import { canonicalJson, formatLocation } from '@autoforge/core';
+import { createEnvironment, validateEnvironmentSpec } from '@autoforge/env-runtime';
+import type { EnvironmentSpec } from '@autoforge/env-runtime';
+import type { SynthesisReport } from '@autoforge/env-synth';
+import { synthesizeEnvironment } from '@autoforge/env-synth';
+import { formatIssue, parseToolDocFile } from '@autoforge/tooldoc-parser';
+import { CliError } from '../errors.js';
+import type { CliIo } from '../io.js';
+import { parseJsonText, readDatabase, readDataFile } from '../load-data.js';
+
+/** Options of `autoforge env synth`. */
+export interface EnvSynthCommandOptions {
+  out: string;
+  db?: string;
+  seed: string;
+  size?: string;
+  llm?: boolean;
+  json?: boolean;
+}
+
+function parseInteger(text: string, option: string, min: number, max: number): number {
+  if (!/^-?\d+$/.test(text)) throw new CliError('E_USAGE', `${option} must be an integer, got "${text}"`);
+  const n = Number(text);
+  if (n < min || n > max) throw new CliError('E_USAGE', `${option} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+/** Reads and parses a tool doc for a command, with located errors. */
+export async function loadToolDoc(file: string, io: CliIo): Promise<ToolDoc> {
+  const result = await parseToolDocFile(resolve(io.cwd, file), { file });
+  if (!result.ok) {
+    throw new CliError('E_INPUT', `cannot parse ${file}: ${result.issues.length} problem(s)`, result.issues.map(formatIssue));
+  }
+  for (const warning of result.warnings ?? []) io.stderr(`${formatIssue(warning)}\n`);
+  return result.value;
+}
+
+function summary(report: SynthesisReport, spec: EnvironmentSpec, out: string): string {
+  const lines: string[] = [];
+  lines.push(`environment ${spec.id} (${spec.name}) → ${out}`);
+  lines.push(`state: ${report.mode === 'sample' ? 'from --db' : 'generated'}`);
+  for (const c of report.collections) {
+    lines.push(`  ${c.name}: ${c.records} records${c.idFormat ? `, ids like ${c.idFormat}` : ''}`);
+  }
+  if (report.values.length > 0) lines.push(`  values: ${report.values.join(', ')}`);
+  lines.push(`tools: ${spec.tools.length}`);
+  for (const [pattern, tools] of Object.entries(report.patterns)) {
+    if (tools.length > 0) lines.push(`  ${pattern} (${tools.length}): ${tools.join(', ')}`);
+  }
+  if (report.unclassified.length > 0) {
+    lines.push(`unclassified (read-only fallback): ${report.unclassified.length}`);
+    for (const u of report.unclassified) lines.push(`  ${u.tool}: ${u.reason}`);
+  }
+  if (report.relations.length > 0) lines.push(`relations: ${report.relations.length}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** `autoforge env synth <tooldoc> --out env.json`: synthesize an environment spec. */
+export async function envSynthCommand(file: string, options: EnvSynthCommandOptions, io: CliIo): Promise<void> {
+  const seed = parseInteger(options.seed, '--seed', -(2 ** 31), 2 ** 32);
+  const size = options.size === undefined ? undefined : parseInteger(options.size, '--size', 1, 100_000);
+  if (options.llm) {
+    throw new CliError('E_USAGE', '--llm: LLM synthesis is not wired into this CLI yet; run without --llm');
+  }
+  const toolDoc = await loadToolDoc(file, io);
+  const sampleState: JsonObject | undefined =
+    options.db === undefined ? undefined : await readDatabase(resolve(io.cwd, options.db), options.db);
+  const result = synthesizeEnvironment(toolDoc, {
+    seed,
+    ...(sampleState ? { sampleState } : {}),
+    ...(size !== undefined ? { size } : {}),
+  });
+  if (!result.ok) {
+    throw new CliError(
+      'E_INPUT',
+      `cannot synthesize an environment from ${file}`,
+      result.issues.map((i) => `${i.pointer !== undefined ? `${formatLocation({ pointer: i.pointer })}: ` : ''}${i.message} [${i.code}]`),
+    );
+  }
+  const { spec, report } = result.value;
+  const outPath = resolve(io.cwd, options.out);
+  await mkdir(dirname(outPath), { recursive: true });
+  // Canonical text: the same inputs and seed give a byte-identical file.
+  await writeFile(outPath, `${canonicalJson(spec)}\n`);
+  io.stdout(options.json ? `${JSON.stringify(report)}\n` : summary(report, spec, options.out));
+}
+
+/** Reads and validates an EnvironmentSpec file. */
+export async function loadEnvironmentSpec(file: string, io: CliIo): Promise<EnvironmentSpec> {
+  const value = await readDataFile(resolve(io.cwd, file));
+  const checked = validateEnvironmentSpec(value);
+  if (!checked.ok) {
+    throw new CliError(
+      'E_INPUT',
+      `${file} is not a valid environment spec: ${checked.issues.length} problem(s)`,
+      checked.issues.map((i) => `${file} ${i.pointer ?? '/'}: ${i.message} [${i.code}]`),
+    );
+  }
+  return checked.value;
+}
+
+/** `autoforge env call <env.json> <tool> '<json args>'`: one call on the seed state. */
+export async function envCallCommand(file: string, tool: string, args: string | undefined, io: CliIo): Promise<void> {
+  const spec = await loadEnvironmentSpec(file, io);
+  if (args !== undefined) parseJsonText(args, 'arguments');
+  const environment = await createEnvironment(spec);
+  try {
+    const session = environment.createSession();
+    const result = await session.step({ id: 'cli-1', name: tool, arguments: args ?? '{}' });
+    if (!result.ok) {
+      const details = result.error.details === undefined ? [] : [JSON.stringify(result.error.details)];
+      throw new CliError('E_INPUT', `${tool}: ${result.error.message} [${result.error.code}]`, details);
+    }
+    io.stdout(`${JSON.stringify(result.output, null, 2)}\n`);
+  } finally {
+    environment.close();
+  }
+}

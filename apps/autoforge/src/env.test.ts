@@ -1,0 +1,139 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createEnvironment } from '@autoforge/env-runtime';
+import type { EnvironmentSpec } from '@autoforge/env-runtime';
+import { describe, expect, it } from 'vitest';
+
+const exec = promisify(execFile);
+const cli = join(import.meta.dirname, '..', 'dist', 'cli.js');
+const benchmarks = join(import.meta.dirname, '../../../../shared/benchmarks');
+const out = mkdtempSync(join(tmpdir(), 'autoforge-env-'));
+
+async function autoforge(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [cli, ...args], { maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const error = e as { code: number; stdout: string; stderr: string };
+    return { code: error.code, stdout: error.stdout, stderr: error.stderr };
+  }
+}
+
+const cases: [string, string | undefined][] = [
+  ['tau-bench/retail/tools.json', undefined],
+  ['tau-bench/retail/tools.json', 'tau-bench/retail/data'],
+  ['tau-bench/airline/tools.json', undefined],
+  ['tau-bench/airline/tools.json', 'tau-bench/airline/data'],
+  ['tau2-bench/airline/tools.json', undefined],
+  ['tau2-bench/airline/tools.json', 'tau2-bench/airline/db.json'],
+  ['tau2-bench/retail/tools.json', undefined],
+  ['tau2-bench/retail/tools.json', 'tau2-bench/retail/db.json'],
+  ['tau2-bench/telecom/tools.json', undefined],
+  ['tau2-bench/telecom/tools.json', 'tau2-bench/telecom/db.toml'],
+  ['tau2-bench/telecom/user_tools.json', undefined],
+  ['tau2-bench/telecom/user_tools.json', 'tau2-bench/telecom/user_db.toml'],
+  ['vitabench/delivery/tools.json', undefined],
+  ['vitabench/instore/tools.json', undefined],
+  ['vitabench/ota/tools.json', undefined],
+  ['acebench/data_en/data_agent_multi_step.json', undefined],
+  ['acebench/data_en/data_agent_multi_turn.json', undefined],
+  ['acebench/data_en/data_normal_single_turn_single_function.json', undefined],
+];
+
+describe('autoforge env synth', () => {
+  it.each(cases)('synthesizes %s (db: %s) into an environment whose every tool answers', async (file, db) => {
+    const target = join(out, `${file.replace(/\W+/g, '_')}${db ? '_db' : ''}.json`);
+    const args = ['env', 'synth', join(benchmarks, file), '--out', target, '--seed', '7', '--json'];
+    if (db) args.push('--db', join(benchmarks, db));
+    const { code, stdout, stderr } = await autoforge(...args);
+    expect(stderr.replace(/^.*\[warning W_[A-Z_]+\]\n/gm, '')).toBe('');
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as { mode: string; unclassified: { tool: string; reason: string }[] };
+    expect(report.mode).toBe(db ? 'sample' : 'generated');
+    for (const u of report.unclassified) expect(u.reason.length).toBeGreaterThan(0);
+
+    const spec = JSON.parse(readFileSync(target, 'utf8')) as EnvironmentSpec;
+    const environment = await createEnvironment(spec);
+    try {
+      const session = environment.createSession();
+      for (const tool of spec.tools) {
+        // Every tool answers: an output, or an error observation — never an exception.
+        const result = await session.step({ id: tool.name, name: tool.name, arguments: '{}' });
+        expect(result.ok || typeof result.error.message === 'string').toBe(true);
+      }
+    } finally {
+      environment.close();
+    }
+  });
+
+  it('writes byte-identical specs for the same inputs and seed', async () => {
+    const a = join(out, 'same-a.json');
+    const b = join(out, 'same-b.json');
+    const file = join(benchmarks, 'tau-bench/airline/tools.json');
+    await autoforge('env', 'synth', file, '--out', a, '--seed', '3');
+    await autoforge('env', 'synth', file, '--out', b, '--seed', '3');
+    expect(readFileSync(a, 'utf8')).toBe(readFileSync(b, 'utf8'));
+  });
+
+  it('prints a summary with collections, patterns and record counts', async () => {
+    const { code, stdout } = await autoforge(
+      'env', 'synth', join(benchmarks, 'tau-bench/retail/tools.json'),
+      '--db', join(benchmarks, 'tau-bench/retail/data'), '--out', join(out, 'summary.json'),
+    );
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/orders: 1000 records/);
+    expect(stdout).toMatch(/users: 500 records/);
+    expect(stdout).toMatch(/lookup \(\d+\): .*get_order_details/);
+  });
+
+  it('exits 2 with a located message for a broken --db file and for a bad --seed', async () => {
+    const bad = join(out, 'bad-db.json');
+    writeFileSync(bad, '{\n  "orders": {\n    "a": 1,\n  }\n}\n');
+    const tools = join(benchmarks, 'tau-bench/retail/tools.json');
+    const broken = await autoforge('env', 'synth', tools, '--db', bad, '--out', join(out, 'x.json'));
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/bad-db\.json:4:\d+: invalid JSON/);
+    expect(broken.stderr).not.toMatch(/\n\s+at /);
+    const seed = await autoforge('env', 'synth', tools, '--seed', 'abc', '--out', join(out, 'x.json'));
+    expect(seed.code).toBe(2);
+    expect(seed.stderr).toMatch(/--seed must be an integer/);
+  });
+});
+
+describe('autoforge env call', () => {
+  it('answers a lookup on the seed state with the record from the DB', async () => {
+    const target = join(out, 'retail-call.json');
+    await autoforge(
+      'env', 'synth', join(benchmarks, 'tau-bench/retail/tools.json'),
+      '--db', join(benchmarks, 'tau-bench/retail/data'), '--out', target,
+    );
+    const { code, stdout } = await autoforge('env', 'call', target, 'get_order_details', '{"order_id":"#W2378156"}');
+    expect(code).toBe(0);
+    const orders = JSON.parse(readFileSync(join(benchmarks, 'tau-bench/retail/data/orders.json'), 'utf8')) as Record<string, unknown>;
+    expect(JSON.parse(stdout)).toEqual(orders['#W2378156']);
+  });
+
+  it('reports agent-style mistakes (unknown tool, invalid or unparsable arguments) with exit code 2', async () => {
+    const target = join(out, 'retail-call.json');
+    const unknown = await autoforge('env', 'call', target, 'no_such_tool', '{}');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown_tool/);
+    const invalid = await autoforge('env', 'call', target, 'get_order_details', '{"order_id":1}');
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toMatch(/invalid_arguments/);
+    const unparsable = await autoforge('env', 'call', target, 'get_order_details', '{order');
+    expect(unparsable.code).toBe(2);
+    expect(unparsable.stderr).toMatch(/arguments:1:\d+: invalid JSON/);
+  });
+
+  it('exits 2 naming the pointer when the spec is invalid', async () => {
+    const bad = join(out, 'bad-spec.json');
+    writeFileSync(bad, JSON.stringify({ specVersion: 1, id: 'x', name: 'x', stateSchema: {}, seedState: {}, tools: [{}] }));
+    const { code, stderr } = await autoforge('env', 'call', bad, 'a', '{}');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/bad-spec\.json \/tools\/0/);
+  });
+});
