@@ -41,6 +41,8 @@ function buildProgram(io: CliIo): Command {
     .option('--seed <n>', 'seed of every random choice', '0')
     .option('--size <n>', 'records per collection of a generated state (without --db)')
     .option('--llm', 'let an LLM write the state schema and tools (OPENAI_BASE_URL, AUTOFORGE_MODEL)')
+    .option('--cache <dir>', 'with --llm: on-disk response cache', '.autoforge-cache/llm')
+    .option('--no-cache', 'with --llm: do not cache model responses')
     .option('--json', 'print the synthesis report as JSON instead of a summary')
     .action(async (tooldoc: string, options: EnvSynthCommandOptions) => {
       await envSynthCommand(tooldoc, options, io);

@@ -1,5 +1,16 @@
 export { synthesizeEnvironment } from './synthesize-environment.js';
 export type { ReportedCollection, SynthesisReport, SynthesisResult, SynthesizeOptions } from './synthesize-environment.js';
+export { synthesizeEnvironmentWithLlm } from './synthesize-with-llm.js';
+export type {
+  ImplementationOrigin,
+  LlmReport,
+  LlmSynthesisReport,
+  LlmSynthesisResult,
+  LlmSynthesizeOptions,
+  LlmToolReport,
+} from './synthesize-with-llm.js';
+export { arbitraryFromSchema } from './arbitrary-from-schema.js';
+export type { ArbitraryFromSchemaOptions } from './arbitrary-from-schema.js';
 export type { OperationPattern } from './plan.js';
 export { analyzeSampleState } from './state-model.js';
 export type { CollectionModel, NestedCollection, NormalizedSample, Relation, StateModel } from './state-model.js';

@@ -33,8 +33,11 @@ export interface CollectionModel {
   recordSchema: JsonSchemaObject;
   /** Nested record sets inside records. */
   nested: NestedCollection[];
-  /** `sample`: read from a sample state; `tools`: inferred from the tool documentation. */
-  origin: 'sample' | 'tools';
+  /**
+   * `sample`: read from a sample state; `tools`: inferred from the tool documentation; `llm`:
+   * proposed by a model.
+   */
+  origin: 'sample' | 'tools' | 'llm';
   /** The collection was an array of records in the sample, converted to an object keyed by `keyField`. */
   convertedFromArray?: boolean;
 }

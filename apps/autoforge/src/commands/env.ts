@@ -1,11 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { JsonObject, ToolDoc } from '@autoforge/core';
+import type { JsonObject, Result, ToolDoc } from '@autoforge/core';
 import { canonicalJson, formatLocation } from '@autoforge/core';
 import { createEnvironment, validateEnvironmentSpec } from '@autoforge/env-runtime';
 import type { EnvironmentSpec } from '@autoforge/env-runtime';
 import type { SynthesisReport } from '@autoforge/env-synth';
-import { synthesizeEnvironment } from '@autoforge/env-synth';
+import { synthesizeEnvironment, synthesizeEnvironmentWithLlm } from '@autoforge/env-synth';
+import { createOpenAIChatModel } from '@autoforge/llm';
 import { formatIssue, parseToolDocFile } from '@autoforge/tooldoc-parser';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -18,6 +19,7 @@ export interface EnvSynthCommandOptions {
   seed: string;
   size?: string;
   llm?: boolean;
+  cache?: string | false;
   json?: boolean;
 }
 
@@ -62,17 +64,27 @@ function summary(report: SynthesisReport, spec: EnvironmentSpec, out: string): s
 export async function envSynthCommand(file: string, options: EnvSynthCommandOptions, io: CliIo): Promise<void> {
   const seed = parseInteger(options.seed, '--seed', -(2 ** 31), 2 ** 32);
   const size = options.size === undefined ? undefined : parseInteger(options.size, '--size', 1, 100_000);
-  if (options.llm) {
-    throw new CliError('E_USAGE', '--llm: LLM synthesis is not wired into this CLI yet; run without --llm');
-  }
   const toolDoc = await loadToolDoc(file, io);
   const sampleState: JsonObject | undefined =
     options.db === undefined ? undefined : await readDatabase(resolve(io.cwd, options.db), options.db);
-  const result = synthesizeEnvironment(toolDoc, {
-    seed,
-    ...(sampleState ? { sampleState } : {}),
-    ...(size !== undefined ? { size } : {}),
-  });
+  const common = { seed, ...(sampleState ? { sampleState } : {}), ...(size !== undefined ? { size } : {}) };
+  let result: Result<{ spec: EnvironmentSpec; report: SynthesisReport }>;
+  let llmLine = '';
+  if (options.llm) {
+    const model = createModel(options, io);
+    const llmResult = await synthesizeEnvironmentWithLlm(toolDoc, { ...common, model });
+    result = llmResult;
+    if (llmResult.ok) {
+      const r = llmResult.value.report.llm;
+      llmLine =
+        `llm: ${r.model}, ${r.requests} request(s), state schema from ${r.schema.origin}, ` +
+        `${r.tools.filter((t) => t.origin === 'llm').length}/${r.tools.length} tools written by the model` +
+        (r.fallbacks.length > 0 ? `, offline fallback for ${r.fallbacks.map((f) => f.tool).join(', ')}` : '') +
+        '\n';
+    }
+  } else {
+    result = synthesizeEnvironment(toolDoc, common);
+  }
   if (!result.ok) {
     throw new CliError(
       'E_INPUT',
@@ -85,7 +97,19 @@ export async function envSynthCommand(file: string, options: EnvSynthCommandOpti
   await mkdir(dirname(outPath), { recursive: true });
   // Canonical text: the same inputs and seed give a byte-identical file.
   await writeFile(outPath, `${canonicalJson(spec)}\n`);
-  io.stdout(options.json ? `${JSON.stringify(report)}\n` : summary(report, spec, options.out));
+  io.stdout(options.json ? `${JSON.stringify(report)}\n` : summary(report, spec, options.out) + llmLine);
+}
+
+/**
+ * The chat model for `--llm`: OPENAI_BASE_URL / OPENAI_API_KEY / AUTOFORGE_MODEL, with the
+ * on-disk response cache (`--cache`, default `.autoforge-cache/llm`) so reruns are free.
+ */
+function createModel(options: EnvSynthCommandOptions, io: CliIo): ReturnType<typeof createOpenAIChatModel> {
+  if (!io.env.AUTOFORGE_MODEL) {
+    throw new CliError('E_USAGE', '--llm needs a model: set AUTOFORGE_MODEL (and OPENAI_BASE_URL for a local server)');
+  }
+  const cacheDir = options.cache === false ? undefined : resolve(io.cwd, options.cache ?? '.autoforge-cache/llm');
+  return createOpenAIChatModel({ env: io.env, ...(cacheDir ? { cache: { dir: cacheDir } } : {}) });
 }
 
 /** Reads and validates an EnvironmentSpec file. */
