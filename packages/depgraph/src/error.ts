@@ -1,0 +1,15 @@
+import { AutoForgeError } from '@autoforge/core';
+
+/**
+ * Error codes of `@autoforge/depgraph`, all for programmer errors.
+ *
+ * - `E_OPTIONS` — an option is out of range or of the wrong type (`minLength` > `maxLength`, a
+ *   non-finite `minScore`, a negative `count`, …).
+ * - `E_DUPLICATE_TOOL` — two tools given to `buildDependencyGraph` share a name.
+ * - `E_UNKNOWN_TOOL` — a tool name that is not a node of the graph (`reachableFrom`, `startNodes`).
+ * - `E_GRAPH` — the graph was not built by this package (missing node or edge attributes).
+ */
+export type DepGraphErrorCode = 'E_OPTIONS' | 'E_DUPLICATE_TOOL' | 'E_UNKNOWN_TOOL' | 'E_GRAPH';
+
+/** The error class of `@autoforge/depgraph`, thrown for programmer errors. */
+export class DepGraphError extends AutoForgeError<DepGraphErrorCode> {}

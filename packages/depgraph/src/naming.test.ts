@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { accessFromName, entityFromToolName, idFromToolName, isIdName, normalizeName, singularize, stripQualifier } from './naming.js';
+
+describe('naming', () => {
+  it('normalizes camelCase, kebab-case and PascalCase names to snake_case', () => {
+    expect(normalizeName('orderId')).toBe('order_id');
+    expect(normalizeName('Payment-Method-ID')).toBe('payment_method_id');
+    expect(normalizeName('HTTPStatus')).toBe('http_status');
+  });
+
+  it('singularizes the last word of a noun phrase', () => {
+    expect(singularize('orders')).toBe('order');
+    expect(singularize('payment_methods')).toBe('payment_method');
+    expect(singularize('categories')).toBe('category');
+    expect(singularize('addresses')).toBe('address');
+    expect(singularize('status')).toBe('status');
+    expect(singularize('details')).toBe('details');
+    expect(singularize('skus')).toBe('sku');
+    expect(singularize('bonus')).toBe('bonus');
+  });
+
+  it('knows identifiers from facts a person can say', () => {
+    expect(isIdName('order_id')).toBe(true);
+    expect(isIdName('item_ids')).toBe(true);
+    expect(isIdName('id')).toBe(true);
+    expect(isIdName('flight_number')).toBe(false);
+    expect(isIdName('zip')).toBe(false);
+  });
+
+  it('reads the id a find tool returns from its name', () => {
+    expect(idFromToolName('find_user_id_by_email')).toBe('user_id');
+    expect(idFromToolName('find_user_id_by_name_zip')).toBe('user_id');
+    expect(idFromToolName('get_payment_method_ids')).toBe('payment_method_id');
+    expect(idFromToolName('getOrderId')).toBe('order_id');
+    expect(idFromToolName('get_user_details')).toBeUndefined();
+  });
+
+  it('reads the entity a tool returns from its name', () => {
+    expect(entityFromToolName('get_user_details')).toBe('user');
+    expect(entityFromToolName('list_orders')).toBe('order');
+    expect(entityFromToolName('get_ota_hotel_info')).toBe('hotel');
+    expect(entityFromToolName('find_user_id_by_email')).toBe('user');
+  });
+
+  it('drops one qualifier or verb', () => {
+    expect(stripQualifier('new_item_ids')).toBe('item_ids');
+    expect(stripQualifier('exchange_payment_method_id')).toBe('payment_method_id');
+    expect(stripQualifier('item_ids')).toBeUndefined();
+    expect(stripQualifier('new')).toBeUndefined();
+  });
+
+  it('classifies tools by the first verb in their name', () => {
+    expect(accessFromName('get_order_details')).toBe('read');
+    expect(accessFromName('cancel_pending_order')).toBe('write');
+    expect(accessFromName('instore_cancel_order')).toBe('write');
+    expect(accessFromName('hotel_search_recommand')).toBe('read');
+    expect(accessFromName('transfer_to_human_agents')).toBeUndefined();
+  });
+});
