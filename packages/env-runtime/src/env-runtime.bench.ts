@@ -2,7 +2,8 @@ import type { ToolCall } from '@autoforge/core';
 import { digest } from '@autoforge/core';
 import { afterAll, bench, describe } from 'vitest';
 import { createEnvironment } from './environment.js';
-import { RETAIL_NATIVES, loadRetailDb, retailSpec } from './retail-fixture.js';
+import type { EnvironmentSpec } from './spec.js';
+import { RETAIL_NATIVES, loadRetailDb, retailSpec, retailSpec16 } from './retail-fixture.js';
 
 // The tau-bench retail DB (2.3 MB, 1,000 orders). Python reference (expected/timings.md):
 // reset 17,810 µs, read 12.9 µs, write 125.8 µs, whole-DB digest 88,756 µs.
@@ -66,4 +67,50 @@ describe('digest of the whole DB after one write (Python canonical.py 88,756 µs
     session.restore(afterWrite);
     digest(session.state());
   }, { iterations: 10 });
+});
+
+// The README's example: one sandboxed tool, one native, a one-record state.
+const tinyShop: EnvironmentSpec = {
+  specVersion: 1,
+  id: 'tiny-shop',
+  name: 'Tiny shop',
+  stateSchema: { type: 'object', required: ['orders'] },
+  seedState: { orders: { o1: { status: 'pending', total: 20 } } },
+  tools: [
+    {
+      name: 'get_order',
+      description: 'Get an order by id.',
+      parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+      outputSchema: { type: 'object' },
+      implementation: {
+        kind: 'js',
+        source: `function run(args, ctx) {
+          const order = ctx.db.get('orders', args.order_id);
+          if (!order) throw new Error('order not found');
+          return order;
+        }`,
+      },
+      source: { format: 'openai-chat', pointer: '/0' },
+    },
+    {
+      name: 'cancel_order',
+      description: 'Cancel a pending order.',
+      parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+      outputSchema: { type: 'object' },
+      implementation: { kind: 'native', ref: 'cancel' },
+      source: { format: 'openai-chat', pointer: '/1' },
+    },
+  ],
+};
+const retail16 = retailSpec16(seed);
+
+// Each environment: spec check, the seed deep-frozen (a copy), its own QuickJS module with the
+// prelude and every source loaded. Schemas compile once per process (cached by canonical JSON).
+describe('createEnvironment (then close)', () => {
+  bench('small spec (README tiny shop: 1 sandboxed + 1 native tool)', async () => {
+    (await createEnvironment(tinyShop, { natives: { cancel: () => null } })).close();
+  }, { iterations: 30 });
+  bench('16 sandboxed tools over the tau-bench retail DB (2.3 MB seed)', async () => {
+    (await createEnvironment(retail16)).close();
+  }, { iterations: 15 });
 });

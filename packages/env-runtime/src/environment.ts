@@ -1,7 +1,7 @@
 import type { Issue, JsonObject, Result, ToolSpec } from '@autoforge/core';
 import { err, isJsonObject, ok } from '@autoforge/core';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { ajvIssues, compileSchema } from './ajv.js';
+import { ajvIssues, compileCached } from './ajv.js';
 import { EnvRuntimeError } from './error.js';
 import { toFrozenJson } from './frozen-json.js';
 import { idKeyFor } from './ids.js';
@@ -171,7 +171,9 @@ export async function createEnvironment(spec: EnvironmentSpec, options: CreateEn
     maxStackBytes: limit('maxStackBytes', options.maxStackBytes, 64 * 1024, 8 * 1024, 4 * 1024 * 1024),
     maxOutputBytes: limit('maxOutputBytes', options.maxOutputBytes, 1024 * 1024, 1),
   };
-  const checked = checkSpec(spec, { validateSeed: options.validateSeed ?? true });
+  // Output schemas are only checked against the meta-schema here: they are compiled on first
+  // use, and only with `validateOutputs`.
+  const checked = checkSpec(spec, { validateSeed: options.validateSeed ?? true, outputSchemas: 'meta' });
   if (checked.issues.length > 0) {
     const first = checked.issues[0] as Issue;
     const more = checked.issues.length > 1 ? ` (and ${checked.issues.length - 1} more issues)` : '';
@@ -201,17 +203,19 @@ export async function createEnvironment(spec: EnvironmentSpec, options: CreateEn
       sandboxIndex = sources.length;
       sources.push({ name: tool.name, source: impl.source, pointer: `/tools/${i}/implementation/source` });
     }
-    let output: ValidateFunction | undefined;
-    let outputCompiled = false;
+    let output: ValidateFunction | string | undefined;
     tools.set(tool.name, {
       name: tool.name,
       validate: checked.parameters[i] as ValidateFunction,
       native,
       sandboxIndex,
       outputValidator() {
-        if (!outputCompiled) {
-          outputCompiled = true;
-          output = compileSchema(checked.ajv, tool.outputSchema);
+        if (output === undefined) {
+          try {
+            output = compileCached(tool.outputSchema);
+          } catch (e) {
+            output = e instanceof Error ? e.message : String(e);
+          }
         }
         return output;
       },

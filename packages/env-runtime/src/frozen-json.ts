@@ -26,38 +26,63 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   }
 }
 
-function checkString(s: string, path: string): void {
-  if (LONE_SURROGATE.test(s)) throw new TypeError(`not JSON: lone surrogate in a string at ${path || '/'}`);
+// Where a walk is: the base pointer and the keys below it. The pointer text is built only for
+// an error message (building it for every node cost a third of freezing a large seed).
+interface Walk {
+  readonly base: string;
+  readonly keys: (string | number)[];
+  readonly seen: Set<object>;
 }
 
-function copy(value: unknown, path: string, seen: Set<object>): JsonValue {
+function here(walk: Walk, extra?: string | number): string {
+  let p = walk.base;
+  for (const k of walk.keys) p += `/${pointerToken(k)}`;
+  if (extra !== undefined) p += `/${pointerToken(extra)}`;
+  return p || '/';
+}
+
+const hasIsWellFormed = typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function';
+
+function wellFormed(s: string): boolean {
+  // Node ≥ 20 has String.prototype.isWellFormed (ES2024, not in this package's lib): far
+  // cheaper than the regular expression on every string of a large seed.
+  return hasIsWellFormed ? (s as unknown as { isWellFormed(): boolean }).isWellFormed() : !LONE_SURROGATE.test(s);
+}
+
+function checkString(s: string, walk: Walk): void {
+  if (!wellFormed(s)) throw new TypeError(`not JSON: lone surrogate in a string at ${here(walk)}`);
+}
+
+function copy(value: unknown, walk: Walk): JsonValue {
   switch (typeof value) {
     case 'string':
-      checkString(value, path);
+      checkString(value, walk);
       return value;
     case 'number':
-      if (!Number.isFinite(value)) throw new TypeError(`not JSON: ${String(value)} at ${path || '/'}`);
+      if (!Number.isFinite(value)) throw new TypeError(`not JSON: ${String(value)} at ${here(walk)}`);
       return value;
     case 'boolean':
       return value;
     case 'object': {
       if (value === null) return null;
       if (FROZEN.has(value)) return value as JsonValue;
-      if (seen.has(value)) throw new TypeError(`not JSON: cycle at ${path || '/'}`);
-      seen.add(value);
+      if (walk.seen.has(value)) throw new TypeError(`not JSON: cycle at ${here(walk)}`);
+      walk.seen.add(value);
       let out: JsonValue;
       if (Array.isArray(value)) {
         const arr: JsonValue[] = new Array<JsonValue>(value.length);
         for (let i = 0; i < value.length; i++) {
           const item: unknown = value[i];
-          if (item === undefined) throw new TypeError(`not JSON: undefined at ${path}/${i}`);
-          arr[i] = copy(item, `${path}/${i}`, seen);
+          if (item === undefined) throw new TypeError(`not JSON: undefined at ${here(walk, i)}`);
+          walk.keys.push(i);
+          arr[i] = copy(item, walk);
+          walk.keys.pop();
         }
         out = arr;
       } else {
         const proto: unknown = Object.getPrototypeOf(value);
         if (proto !== Object.prototype && proto !== null) {
-          throw new TypeError(`not JSON: not a plain object at ${path || '/'}`);
+          throw new TypeError(`not JSON: not a plain object at ${here(walk)}`);
         }
         const obj: Record<string, unknown> = {};
         const source = value as Record<string, unknown>;
@@ -65,18 +90,20 @@ function copy(value: unknown, path: string, seen: Set<object>): JsonValue {
           const item = source[key];
           // Like JSON.stringify: an undefined property is absent (a patch can remove a field this way).
           if (item === undefined) continue;
-          checkString(key, path);
-          setOwn(obj, key, copy(item, `${path}/${pointerToken(key)}`, seen));
+          checkString(key, walk);
+          walk.keys.push(key);
+          setOwn(obj, key, copy(item, walk));
+          walk.keys.pop();
         }
         out = obj as JsonObject;
       }
-      seen.delete(value);
+      walk.seen.delete(value);
       Object.freeze(out);
       FROZEN.add(out);
       return out;
     }
     default:
-      throw new TypeError(`not JSON: ${typeof value} at ${path || '/'}`);
+      throw new TypeError(`not JSON: ${typeof value} at ${here(walk)}`);
   }
 }
 
@@ -86,48 +113,55 @@ function copy(value: unknown, path: string, seen: Set<object>): JsonValue {
  * (functions, `undefined` array items, non-finite numbers, lone surrogates, cycles, class instances).
  */
 export function toFrozenJson(value: unknown, path = ''): JsonValue {
-  return copy(value, path, new Set());
+  return copy(value, { base: path, keys: [], seen: new Set() });
 }
 
-function freezeInPlace(value: unknown, path: string, seen: Set<object>): void {
+function freezeInPlace(value: unknown, walk: Walk): void {
   switch (typeof value) {
     case 'string':
-      checkString(value, path);
+      checkString(value, walk);
       return;
     case 'number':
-      if (!Number.isFinite(value)) throw new TypeError(`not JSON: ${String(value)} at ${path || '/'}`);
+      if (!Number.isFinite(value)) throw new TypeError(`not JSON: ${String(value)} at ${here(walk)}`);
       return;
     case 'boolean':
       return;
     case 'object': {
       if (value === null || FROZEN.has(value)) return;
-      if (seen.has(value)) throw new TypeError(`not JSON: cycle at ${path || '/'}`);
-      seen.add(value);
+      if (walk.seen.has(value)) throw new TypeError(`not JSON: cycle at ${here(walk)}`);
+      walk.seen.add(value);
       if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) {
           const item: unknown = value[i];
-          if (item === undefined) throw new TypeError(`not JSON: undefined at ${path}/${i}`);
-          freezeInPlace(item, `${path}/${i}`, seen);
+          if (item === undefined) throw new TypeError(`not JSON: undefined at ${here(walk, i)}`);
+          walk.keys.push(i);
+          freezeInPlace(item, walk);
+          walk.keys.pop();
         }
       } else {
         const proto: unknown = Object.getPrototypeOf(value);
         if (proto !== Object.prototype && proto !== null) {
-          throw new TypeError(`not JSON: not a plain object at ${path || '/'}`);
+          throw new TypeError(`not JSON: not a plain object at ${here(walk)}`);
         }
         const rec = value as Record<string, unknown>;
         for (const key of Object.keys(rec)) {
-          checkString(key, path);
-          if (rec[key] === undefined) delete rec[key];
-          else freezeInPlace(rec[key], `${path}/${pointerToken(key)}`, seen);
+          checkString(key, walk);
+          if (rec[key] === undefined) {
+            delete rec[key];
+          } else {
+            walk.keys.push(key);
+            freezeInPlace(rec[key], walk);
+            walk.keys.pop();
+          }
         }
       }
-      seen.delete(value);
+      walk.seen.delete(value);
       Object.freeze(value);
       FROZEN.add(value);
       return;
     }
     default:
-      throw new TypeError(`not JSON: ${typeof value} at ${path || '/'}`);
+      throw new TypeError(`not JSON: ${typeof value} at ${here(walk)}`);
   }
 }
 
@@ -137,7 +171,33 @@ function freezeInPlace(value: unknown, path: string, seen: Set<object>): void {
  * value may be partly frozen.
  */
 export function freezeOwnedJson<T>(value: T, path = ''): T {
-  freezeInPlace(value, path, new Set());
+  freezeInPlace(value, { base: path, keys: [], seen: new Set() });
+  return value;
+}
+
+// A \uD800–\uDFFF escape: the only way JSON text can produce a lone surrogate.
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+function freezeParsed(value: JsonValue): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) freezeParsed(item);
+  } else {
+    for (const key of Object.keys(value)) freezeParsed(value[key] as JsonValue);
+  }
+  Object.freeze(value);
+  FROZEN.add(value);
+}
+
+/**
+ * `JSON.parse(text)`, deep-frozen. Parsed JSON has no cycles, class instances, `undefined` or
+ * non-finite numbers, so only text with surrogate escapes needs `freezeOwnedJson`'s checks.
+ * Throws a `SyntaxError` for text that is not JSON, a `TypeError` for lone surrogates.
+ */
+export function parseFrozenJson(text: string, path = ''): JsonValue {
+  const value = JSON.parse(text) as JsonValue;
+  if (SURROGATE_ESCAPE.test(text)) return freezeOwnedJson(value, path);
+  freezeParsed(value);
   return value;
 }
 

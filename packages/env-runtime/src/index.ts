@@ -7,3 +7,7 @@ export { Session } from './session.js';
 export type { Clock, Db, IdSource, NativeTool, ToolContext } from './tool-context.js';
 export type { EnvRuntimeErrorCode } from './error.js';
 export { EnvRuntimeError } from './error.js';
+export type { RolloutLimits, RolloutOptions } from './rollout.js';
+export { observationText, outputsPresent, rollout } from './rollout.js';
+export type { RolloutJob, RolloutManyOptions, RolloutManySummary } from './rollout-many.js';
+export { jobId, rolloutMany } from './rollout-many.js';

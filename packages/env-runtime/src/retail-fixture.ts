@@ -162,3 +162,49 @@ export function retailSpec(seedState: JsonObject = loadRetailDb()): EnvironmentS
     tools,
   };
 }
+
+// A generic sandboxed body for the tools that have no hand-written source here: it reads what
+// its arguments name, the way synthesized tools start.
+function stubSource(name: string): string {
+  return String.raw`
+const TOOL = ${JSON.stringify(name)};
+function run(args, ctx) {
+  if (args.order_id !== undefined) {
+    const order = ctx.db.get('orders', args.order_id);
+    if (order === undefined) throw new Error(TOOL + ': order not found');
+    return order;
+  }
+  if (args.user_id !== undefined) {
+    const user = ctx.db.get('users', args.user_id);
+    if (user === undefined) throw new Error(TOOL + ': user not found');
+    return user;
+  }
+  if (args.product_id !== undefined) return ctx.db.get('products', args.product_id) ?? null;
+  return null;
+}`;
+}
+
+/**
+ * All 16 tools of tau-bench retail, every one sandboxed (as a synthesized environment would
+ * be): the hand-written sources above where there are, a generic reader otherwise. For
+ * creation-time benchmarks.
+ */
+export function retailSpec16(seedState: JsonObject = loadRetailDb()): EnvironmentSpec {
+  const openai = readJson('tau-bench/retail/tools.json') as OpenAITool[];
+  const record: JsonSchemaObject = { type: 'object', additionalProperties: true };
+  return {
+    specVersion: 1,
+    id: 'tau-bench-retail-16',
+    name: 'tau-bench retail (16 sandboxed tools)',
+    stateSchema: RETAIL_STATE_SCHEMA,
+    seedState,
+    tools: openai.map(({ function: fn }, i) => ({
+      name: fn.name,
+      description: fn.description,
+      parameters: fn.parameters,
+      outputSchema: fn.name.startsWith('find_user_id') ? { type: 'string' } : { anyOf: [record, { type: 'null' }] },
+      implementation: { kind: 'js', source: JS_SOURCES[fn.name] ?? stubSource(fn.name) },
+      source: { format: 'openai-chat', pointer: `/${i}` },
+    })),
+  };
+}

@@ -1,17 +1,51 @@
 /**
+ * Operation codes of the one host function (numbers: reading a number handle is far cheaper
+ * than reading a string). Shared by the prelude and `sandbox.ts`.
+ */
+export const OP = {
+  collections: 0,
+  get: 1,
+  has: 2,
+  ids: 3,
+  all: 4,
+  find: 5,
+  put: 6,
+  putServed: 7,
+  update: 8,
+  delete: 9,
+  read: 10,
+  write: 11,
+  idsNext: 12,
+  now: 13,
+  nowMs: 14,
+  rngFloat: 15,
+  rngInt: 16,
+  text: 17,
+  texts: 18,
+  error: 19,
+} as const;
+
+/**
  * The script that prepares a QuickJS context for tools. It is evaluated once per context to a
- * function `(host, maxOutputChars) → { load, call }`:
+ * function `(host, maxOutputChars, timeoutMs) → { load, call }`:
  *
- * - `host(op, a, b, c)` is the one host function; it answers db/ids/clock/rng operations of the
- *   call in progress with JSON text, a list of record texts (`all`, `find`), a boolean
- *   (`has`, `delete`) or a number (`nowMs`, `rngFloat`, `rngInt`).
- * - `load(source)` compiles a tool source into a factory; every call runs the factory again, so
- *   the source's top-level bindings are fresh for each call.
- * - `call(factory, argsText, timeoutMs)` runs `run(args, ctx)` and answers the output's JSON
- *   text, or a status after U+0001 (never the first character of JSON text): `E<json
- *   {name,message}>` thrown error, `U` undefined/not JSON, `P` a promise, `L<n>` too large,
- *   `X<json>` output that JSON.stringify rejects, `T` the deadline passed inside a long
- *   built-in (even if the tool caught that error).
+ * - `host(op, a, b, c)` is the one host function (`op` from `OP`); it answers db/ids/clock/rng
+ *   operations of the call in progress with JSON text, a record token (`get`, `update`), a range
+ *   of tokens `first × 2^26 + count` (`all`, `find`), a boolean (`has`, `delete`) or a number
+ *   (`nowMs`, `rngFloat`, `rngInt`). `null` means the operation threw: `host(OP.error)` then
+ *   answers `{name, message}` as JSON, rethrown here as that built-in error.
+ * - Records are tokens until the tool looks inside them: `text`/`texts` fetch their JSON text
+ *   then. A record returned or stored untouched never crosses the boundary as text.
+ * - `load(source)` compiles a tool source into a factory, kept in the context, and answers it
+ *   (to check its top level). Every call runs the factory again, so the source's top-level
+ *   bindings are fresh for each call: a closure's bindings cannot be frozen, so caching `run`
+ *   would let a tool keep state from one call (or session) to the next.
+ * - `call(index, argsText)` runs `run(args, ctx)` of the index-th loaded tool and answers the
+ *   output's JSON text, or a status after U+0001 (never the first character of JSON text):
+ *   `E<json {name,message}>` thrown error, `U` undefined/not JSON, `P` a promise, `L<n>` too
+ *   large, `X<json>` output that JSON.stringify rejects, `T` the deadline passed inside a long
+ *   built-in (even if the tool caught that error), `r<token>` an untouched record, `R<tokens>`
+ *   an array of untouched records (comma-separated).
  *
  * Before returning, it removes nondeterminism (Math.random → the step's seeded stream, Date →
  * the environment clock, UTC only; WeakRef, FinalizationRegistry, SharedArrayBuffer removed),
@@ -21,7 +55,7 @@
  * assigning `obj.toString = …` or `err.name = …` on an ordinary object still works after the
  * freeze (the "override mistake").
  */
-export const SANDBOX_PRELUDE = String.raw`(function (host, maxOutputChars) {
+export const SANDBOX_PRELUDE: string = String.raw`(function (rawHost, maxOutputChars, timeoutMs) {
   'use strict';
   const G = globalThis;
   const O = Object;
@@ -40,11 +74,21 @@ export const SANDBOX_PRELUDE = String.raw`(function (host, maxOutputChars) {
   const TypeErr = TypeError;
   const InternalErr = InternalError;
   const apply = Reflect.apply;
+  // Originals of built-ins that get deadline checks below, for the prelude's own use.
+  const strSlice = String.prototype.slice;
+  const strIndexOf = String.prototype.indexOf;
+  const strSplit = String.prototype.split;
+  const NUL = /\u0000/;
   // The engine's own clock (the host's wall clock); only for deadlines, never given to tools.
   const realNow = Date.now;
 
+  // Strings cross to the host as C strings: a U+0000 would cut a key short (and read another
+  // record), so keys with one are refused.
   function key(v, what) {
-    if (typeof v === 'string') return v;
+    if (typeof v === 'string') {
+      if (NUL.test(v)) throw new TypeErr(what + ' must not contain U+0000');
+      return v;
+    }
     if (typeof v === 'number' && v === v && v !== Infinity && v !== -Infinity) return str(v);
     throw new TypeErr(what + ' must be a string');
   }
@@ -52,20 +96,46 @@ export const SANDBOX_PRELUDE = String.raw`(function (host, maxOutputChars) {
     return v === undefined ? undefined : parse(v);
   }
 
-  // Records come in as JSON text and are parsed only when the tool looks inside them: a tool
-  // that returns or stores a record untouched passes its text through, which saves QuickJS's
-  // (slow) JSON.parse and JSON.stringify. A lazy record is a Proxy over an empty "shell" object
-  // that is filled from the text on first use; every trap then forwards to the shell, so the
-  // Proxy invariants hold and it behaves as the plain object it stands for.
+  const ErrorCtors = O.assign(O.create(null), { Error, TypeError, RangeError, SyntaxError, ReferenceError, URIError, EvalError, InternalError });
+  // A host operation that failed answers null; its error is then fetched and rethrown here, as
+  // an instance of the built-in class of that name when there is one. Each arity has its own
+  // wrapper: every argument passed costs a handle on the host side.
+  function checked(r) {
+    if (r !== null) return r;
+    const e = parse(rawHost(${OP.error}));
+    const Ctor = ErrorCtors[e.name] || ErrorCtors.Error;
+    const err = new Ctor(e.message);
+    if (err.name !== e.name) defineProperty(err, 'name', { value: e.name, writable: true, enumerable: false, configurable: true });
+    throw err;
+  }
+  function host0(op) { return checked(rawHost(op)); }
+  function host1(op, a) { return checked(rawHost(op, a)); }
+  function host2(op, a, b) { return checked(rawHost(op, a, b)); }
+  function host3(op, a, b, c) { return checked(rawHost(op, a, b, c)); }
+
+  // Records come in as tokens and their JSON text is fetched and parsed only when the tool
+  // looks inside them: a tool that returns or stores a record untouched passes its token
+  // through, which saves the text's trip across the boundary and QuickJS's (slow) JSON.parse
+  // and JSON.stringify. A lazy record is a Proxy over an empty "shell" object that is filled
+  // on first use; every trap then forwards to the shell, so the Proxy invariants hold and it
+  // behaves as the plain object it stands for.
   const ProxyCtor = Proxy;
   const shellOf = new WeakMap(); // proxy → shell
-  const pendingText = new WeakMap(); // shell → text not parsed yet
+  const pendingToken = new WeakMap(); // shell → token, while not filled
+  const groupOf = new WeakMap(); // shell → { first, count, texts } for records of all/find
   const Rf = Reflect;
+  function textOfToken(shell, token) {
+    const g = groupOf.get(shell);
+    if (g === undefined) return host1(${OP.text}, token);
+    // One trip for the whole list: a tool that looks into one record of a list usually scans it.
+    if (g.texts === undefined) g.texts = splitTexts(host2(${OP.texts}, g.first, g.count));
+    return g.texts[token - g.first];
+  }
   function fill(shell) {
-    const t = pendingText.get(shell);
-    if (t === undefined) return shell;
-    pendingText.delete(shell);
-    const v = parse(t);
+    const token = pendingToken.get(shell);
+    if (token === undefined) return shell;
+    const v = parse(textOfToken(shell, token));
+    pendingToken.delete(shell);
     for (const k of ownKeys(v)) defineProperty(shell, k, { value: v[k], writable: true, enumerable: true, configurable: true });
     return shell;
   }
@@ -82,73 +152,106 @@ export const SANDBOX_PRELUDE = String.raw`(function (host, maxOutputChars) {
     isExtensible(s) { return Rf.isExtensible(s); },
     preventExtensions(s) { return Rf.preventExtensions(fill(s)); },
   });
-  function lazyRecord(t) {
-    if (t === undefined) return undefined;
+  function lazyRecord(token, group) {
+    if (token === undefined) return undefined;
     const shell = {};
-    pendingText.set(shell, t);
+    pendingToken.set(shell, token);
+    if (group !== undefined) groupOf.set(shell, group);
     const proxy = new ProxyCtor(shell, lazyHandler);
     shellOf.set(proxy, shell);
     return proxy;
   }
-  // "<len>,<len>,…\n<text><text>…" (UTF-16 lengths) → lazy records.
-  function lazyList(t) {
-    const nl = t.indexOf('\n');
+  // first × 2^26 + count (one number: no string to parse) → lazy records.
+  function lazyList(range) {
+    const first = Math.floor(range / 67108864);
+    const count = range - first * 67108864;
+    const group = { first, count, texts: undefined };
+    const out = [];
+    for (let i = 0; i < count; i++) out.push(lazyRecord(first + i, group));
+    return out;
+  }
+  // "<len>,<len>,…\n<text><text>…" (UTF-16 lengths) → texts.
+  function splitTexts(t) {
+    const nl = apply(strIndexOf, t, ['\n']);
     const out = [];
     if (nl === 0) return out;
     let pos = nl + 1;
-    for (const len of t.slice(0, nl).split(',')) {
+    for (const len of apply(strSplit, apply(strSlice, t, [0, nl]), [','])) {
       const end = pos + +len;
-      out.push(lazyRecord(t.slice(pos, end)));
+      out.push(apply(strSlice, t, [pos, end]));
       pos = end;
     }
     return out;
   }
-  // The text of a value that is an untouched lazy record, or undefined.
+  // The token of a value that is an untouched lazy record, or undefined.
   function untouched(v) {
     if (v === null || typeof v !== 'object') return undefined;
     const shell = shellOf.get(v);
-    return shell === undefined ? undefined : pendingText.get(shell);
+    return shell === undefined ? undefined : pendingToken.get(shell);
   }
-  // JSON text of a value, passing untouched records (alone or as an array of them) through.
-  // A record the tool did look into is serialized from its shell, skipping the Proxy traps.
+  // JSON text of a value; a record the tool looked into is serialized from its shell, skipping
+  // the Proxy traps. Records inside other values are filled (through the traps) as needed.
   function toText(v) {
     if (v !== null && typeof v === 'object') {
       const shell = shellOf.get(v);
-      if (shell !== undefined) {
-        const t = pendingText.get(shell);
-        return t !== undefined ? t : stringify(shell);
-      }
-    }
-    if (Array.isArray(v) && v.length > 0) {
-      const parts = [];
-      for (let i = 0; i < v.length; i++) {
-        const p = untouched(v[i]);
-        if (p === undefined) return stringify(v);
-        parts.push(p);
-      }
-      return '[' + parts.join(',') + ']';
+      if (shell !== undefined) return stringify(fill(shell));
     }
     return stringify(v);
   }
+  // The output of a call: a token status for untouched records (alone or as an array of them),
+  // JSON text otherwise.
+  function outputText(v) {
+    if (v === null || typeof v !== 'object') return stringify(v);
+    const token = untouched(v);
+    if (token !== undefined) return '\u0001r' + token;
+    if (Array.isArray(v) && v.length > 0) {
+      const tokens = [];
+      for (let i = 0; i < v.length; i++) {
+        const t = untouched(v[i]);
+        if (t === undefined) return toText(v);
+        tokens.push(t);
+      }
+      return '\u0001R' + tokens.join(',');
+    }
+    return toText(v);
+  }
+  function jsonArg(v, message) {
+    const t = toText(v);
+    if (typeof t !== 'string') throw new TypeErr(message);
+    return t;
+  }
 
   const db = {
-    collections() { return parse(host('collections')); },
-    get(c, id) { return lazyRecord(host('get', key(c, 'collection'), key(id, 'id'))); },
-    has(c, id) { return host('has', key(c, 'collection'), key(id, 'id')); },
-    ids(c) { return parse(host('ids', key(c, 'collection'))); },
-    all(c) { return lazyList(host('all', key(c, 'collection'))); },
-    find(c, where) { return lazyList(host('find', key(c, 'collection'), stringify(where === undefined ? {} : where))); },
-    put(c, id, record) { host('put', key(c, 'collection'), key(id, 'id'), toText(record)); },
-    update(c, id, patch) { return lazyRecord(host('update', key(c, 'collection'), key(id, 'id'), toText(patch))); },
-    delete(c, id) { return host('delete', key(c, 'collection'), key(id, 'id')); },
-    read(k) { return text(host('read', key(k, 'key'))); },
-    write(k, value) { host('write', key(k, 'key'), toText(value)); },
+    collections() { return parse(host0(${OP.collections})); },
+    get(c, id) { return lazyRecord(host2(${OP.get}, key(c, 'collection'), key(id, 'id'))); },
+    has(c, id) { return host2(${OP.has}, key(c, 'collection'), key(id, 'id')); },
+    ids(c) { return parse(host1(${OP.ids}, key(c, 'collection'))); },
+    all(c) { return lazyList(host1(${OP.all}, key(c, 'collection'))); },
+    find(c, where) { return lazyList(host2(${OP.find}, key(c, 'collection'), stringify(where === undefined ? {} : where))); },
+    put(c, id, record) {
+      const col = key(c, 'collection');
+      const k = key(id, 'id');
+      const token = untouched(record);
+      if (token !== undefined) host3(${OP.putServed}, col, k, token);
+      else host3(${OP.put}, col, k, jsonArg(record, 'db.put: the record must be a JSON object'));
+    },
+    update(c, id, patch) {
+      const col = key(c, 'collection');
+      const k = key(id, 'id');
+      return lazyRecord(host3(${OP.update}, col, k, jsonArg(patch, 'db.update: the patch must be a JSON object')));
+    },
+    delete(c, id) { return host2(${OP.delete}, key(c, 'collection'), key(id, 'id')); },
+    read(k) { return text(host1(${OP.read}, key(k, 'key'))); },
+    write(k, value) {
+      const name = key(k, 'key');
+      host2(${OP.write}, name, jsonArg(value, 'db.write: not JSON: undefined at /' + name));
+    },
   };
-  const ids = { next(prefix) { return host('idsNext', prefix === undefined ? '' : key(prefix, 'prefix')); } };
-  const clock = { now() { return host('now'); } };
+  const ids = { next(prefix) { return host1(${OP.idsNext}, prefix === undefined ? '' : key(prefix, 'prefix')); } };
+  const clock = { now() { return host0(${OP.now}); } };
   const rng = {
-    float() { return host('rngFloat'); },
-    int(min, max) { return host('rngInt', str(min), str(max)); },
+    float() { return host0(${OP.rngFloat}); },
+    int(min, max) { return host2(${OP.rngInt}, str(min), str(max)); },
   };
   const ctx = { db, ids, clock, rng };
 
@@ -191,7 +294,7 @@ export const SANDBOX_PRELUDE = String.raw`(function (host, maxOutputChars) {
   guard(String, ['fromCharCode', 'fromCodePoint', 'raw']);
 
   // ---- determinism: Math.random and Date ------------------------------------------------
-  defineProperty(Math, 'random', { value: function random() { return host('rngFloat'); }, writable: true, configurable: true });
+  defineProperty(Math, 'random', { value: function random() { return host0(${OP.rngFloat}); }, writable: true, configurable: true });
 
   const ISO_LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?$/;
   function parseUTC(s) {
@@ -201,7 +304,7 @@ export const SANDBOX_PRELUDE = String.raw`(function (host, maxOutputChars) {
   const DateProto = OriginalDate.prototype;
   function SafeDate(...args) {
     let t;
-    if (args.length === 0) t = host('nowMs');
+    if (args.length === 0) t = host0(${OP.nowMs});
     else if (args.length === 1) t = typeof args[0] === 'string' ? parseUTC(args[0]) : args[0] instanceof OriginalDate ? args[0].getTime() : args[0];
     else t = dateUTC(...args);
     if (new.target === undefined) return new OriginalDate(t).toString();
@@ -210,7 +313,7 @@ export const SANDBOX_PRELUDE = String.raw`(function (host, maxOutputChars) {
   defineProperty(SafeDate, 'prototype', { value: DateProto });
   defineProperty(SafeDate, 'length', { value: 7 });
   defineProperty(SafeDate, 'name', { value: 'Date' });
-  SafeDate.now = function now() { return host('nowMs'); };
+  SafeDate.now = function now() { return host0(${OP.nowMs}); };
   SafeDate.parse = function parse(s) { return parseUTC(s); };
   SafeDate.UTC = dateUTC;
   defineProperty(DateProto, 'constructor', { value: SafeDate, writable: true, configurable: true });
@@ -330,34 +433,39 @@ export const SANDBOX_PRELUDE = String.raw`(function (host, maxOutputChars) {
     if (name.length > 100) name = name.slice(0, 100);
     return stringify({ name, message });
   }
+  const factories = [];
   function load(source) {
-    return OriginalFunction('"use strict";\n' + source + '\n;return typeof run === "function" ? run : undefined;');
+    const factory = OriginalFunction('"use strict";\n' + source + '\n;return typeof run === "function" ? run : undefined;');
+    factories.push(factory);
+    return factory;
   }
-  function call(factory, argsText, timeoutMs) {
+  function call(index, argsText) {
     deadline = realNow() + timeoutMs;
     timedOut = false;
     try {
-      const answer = answerCall(factory, argsText);
+      const answer = answerCall(factories[index], argsText);
       return timedOut ? '\u0001T' : answer;
     } finally {
       deadline = Infinity;
     }
   }
-  // Answers the output's JSON text, or a status: "\u0001" + E<json {name,message}> (thrown),
-  // U (undefined or not JSON), P (a promise), L<length> (too large), X<json> (JSON.stringify threw).
   function answerCall(factory, argsText) {
     let out;
     try {
       const run = factory();
       if (typeof run !== 'function') return '\u0001E' + stringify({ name: 'TypeError', message: 'the source does not define function run(args, ctx)' });
       out = run(parse(argsText), ctx);
-      if (untouched(out) === undefined && out !== null && (typeof out === 'object' || typeof out === 'function') && typeof out.then === 'function') return '\u0001P';
+      if (out !== null && (typeof out === 'object' || typeof out === 'function')) {
+        const token = untouched(out);
+        if (token !== undefined) return '\u0001r' + token;
+        if (typeof out.then === 'function') return '\u0001P';
+      }
     } catch (e) {
       return '\u0001E' + describe(e);
     }
     if (out === undefined) return '\u0001U';
     let t;
-    try { t = toText(out); } catch (e) { return '\u0001X' + describe(e); }
+    try { t = outputText(out); } catch (e) { return '\u0001X' + describe(e); }
     if (typeof t !== 'string') return '\u0001U';
     if (t.length > maxOutputChars) return '\u0001L' + t.length;
     return t;

@@ -1,9 +1,12 @@
 import type { JsonObject, JsonValue, ToolCallError } from '@autoforge/core';
-import { newQuickJSWASMModule } from 'quickjs-emscripten';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { EnvRuntimeError } from './error.js';
-import { SANDBOX_PRELUDE } from './sandbox-prelude.js';
+import type { HostArgs, HostBridge, HostValue } from './sandbox-bridge.js';
+import { createHostBridge } from './sandbox-bridge.js';
+import { newSandboxModule } from './sandbox-module.js';
+import { OP, SANDBOX_PRELUDE } from './sandbox-prelude.js';
 import type { Transaction } from './transaction.js';
+import { jsonText } from './transaction.js';
 
 /** Limits of the sandbox (resolved options of `createEnvironment`). */
 export interface SandboxLimits {
@@ -11,6 +14,8 @@ export interface SandboxLimits {
   readonly memoryLimitBytes: number;
   readonly maxStackBytes: number;
   readonly maxOutputBytes: number;
+  /** Use the direct host trampoline when it works (default true; tests force the public path). */
+  readonly fastHost?: boolean;
 }
 
 /** A tool source to load, with where it sits in the spec (for errors). */
@@ -51,17 +56,26 @@ function errorOutcome(name: string, message: string, limits: SandboxLimits): San
   return fail('tool_error', message, name === 'Error' ? undefined : { name });
 }
 
+// Three UTF-8 bytes per UTF-16 unit at most: measure the bytes only when that bound is over the limit.
+function tooLarge(text: string, limits: SandboxLimits): boolean {
+  return text.length * 3 > limits.maxOutputBytes && Buffer.byteLength(text, 'utf8') > limits.maxOutputBytes;
+}
+
 /** One QuickJS runtime + context with the prelude and every tool loaded. */
 class SandboxInstance {
   private readonly module: QuickJSWASMModule;
   private readonly rt: QuickJSRuntime;
   private readonly vm: QuickJSContext;
   private readonly callFn: QuickJSHandle;
-  private readonly timeoutHandle: QuickJSHandle;
-  private readonly factories: QuickJSHandle[] = [];
+  // One number handle per tool index, made once: calls pass them instead of new handles.
+  private readonly indexHandles: QuickJSHandle[] = [];
   private readonly limits: SandboxLimits;
   private deadline = Number.POSITIVE_INFINITY;
   private active: Transaction | undefined;
+  // The error of the last host operation that failed (the sandbox fetches it with OP.error).
+  private hostError: { name: string; message: string } = { name: 'Error', message: '' };
+  private bridge: HostBridge | undefined;
+  private memory: ReturnType<QuickJSWASMModule['getWasmMemory']> | undefined;
 
   constructor(module: QuickJSWASMModule, sources: readonly SandboxSource[], limits: SandboxLimits) {
     this.module = module;
@@ -72,23 +86,27 @@ class SandboxInstance {
     this.rt.setInterruptHandler(() => performance.now() > this.deadline);
     this.vm = this.rt.newContext();
     const vm = this.vm;
-    this.timeoutHandle = vm.newNumber(limits.timeoutMs);
     this.deadline = performance.now() + LOAD_TIMEOUT_MS;
     try {
       const prelude = vm.evalCode(SANDBOX_PRELUDE, 'prelude.js', { type: 'global', strict: true });
       const preludeFn = vm.unwrapResult(prelude);
-      const host = vm.newFunction('host', (...args) => this.host(args));
+      this.bridge = createHostBridge(module, vm, (args) => this.host(args), { fast: limits.fastHost !== false });
+      const host = this.bridge.handle;
       // The output check inside compares UTF-16 length; the host checks UTF-8 bytes after.
       const max = vm.newNumber(limits.maxOutputBytes);
-      const api = vm.unwrapResult(vm.callFunction(preludeFn, vm.undefined, host, max));
+      const timeout = vm.newNumber(limits.timeoutMs);
+      const api = vm.unwrapResult(vm.callFunction(preludeFn, vm.undefined, host, max, timeout));
       preludeFn.dispose();
-      host.dispose();
       max.dispose();
+      timeout.dispose();
       const load = vm.getProp(api, 'load');
       this.callFn = vm.getProp(api, 'call');
       api.dispose();
       try {
-        for (const s of sources) this.factories.push(this.load(load, s));
+        for (const s of sources) {
+          this.load(load, s);
+          this.indexHandles.push(vm.newNumber(this.indexHandles.length));
+        }
       } finally {
         load.dispose();
       }
@@ -101,7 +119,7 @@ class SandboxInstance {
     this.rt.setMaxStackSize(limits.maxStackBytes);
   }
 
-  private load(load: QuickJSHandle, s: SandboxSource): QuickJSHandle {
+  private load(load: QuickJSHandle, s: SandboxSource): void {
     const vm = this.vm;
     const where = `${s.pointer}: tool "${s.name}"`;
     const src = vm.newString(s.source);
@@ -129,13 +147,12 @@ class SandboxInstance {
     }
     const kind = vm.typeof(probe.value);
     probe.value.dispose();
+    factory.dispose();
     if (kind !== 'function') {
-      factory.dispose();
       throw new EnvRuntimeError('E_SOURCE', `${where}: the source does not define function run(args, ctx)`, {
         location: { pointer: s.pointer },
       });
     }
-    return factory;
   }
 
   private dumpError(handle: QuickJSHandle): { name: string; message: string } {
@@ -152,57 +169,72 @@ class SandboxInstance {
     }
   }
 
-  private str(h: QuickJSHandle | undefined): string | undefined {
-    return h !== undefined && this.vm.typeof(h) === 'string' ? this.vm.getString(h) : undefined;
+  /** How host calls reach the host (`ffi`: the direct trampoline). */
+  get bridgeKind(): HostBridge['kind'] | undefined {
+    return this.bridge?.kind;
   }
 
-  private host(args: QuickJSHandle[]): QuickJSHandle | undefined {
+  // The one host function. It never throws into QuickJS: a failed operation answers null and
+  // keeps its error for OP.error, which the prelude rethrows as the matching built-in error.
+  private host(args: HostArgs): HostValue {
+    const op = args.num(0);
+    if (op === OP.error) return JSON.stringify(this.hostError);
+    try {
+      return this.operate(op, args);
+    } catch (e) {
+      this.hostError =
+        e instanceof Error ? { name: String(e.name), message: String(e.message) } : { name: 'Error', message: String(e) };
+      return null;
+    }
+  }
+
+  private operate(op: number, args: HostArgs): HostValue {
     const tx = this.active;
     if (tx === undefined) throw new Error('ctx is only usable while a tool call runs');
-    const vm = this.vm;
-    const op = this.str(args[0]);
-    const a = this.str(args[1]) as string;
-    const b = this.str(args[2]) as string;
-    const c = this.str(args[3]);
     switch (op) {
-      case 'collections':
-        return vm.newString(JSON.stringify(tx.collections()));
-      case 'get': {
-        const t = tx.getText(a, b);
-        return t === undefined ? undefined : vm.newString(t);
-      }
-      case 'has':
-        return tx.has(a, b) ? vm.true : vm.false;
-      case 'ids':
-        return vm.newString(JSON.stringify(tx.ids(a)));
-      case 'all':
-        return vm.newString(tx.recordsText(tx.all(a)));
-      case 'find':
-        return vm.newString(tx.recordsText(tx.find(a, JSON.parse(b) as JsonObject)));
-      case 'put':
-        tx.putText(a, b, c);
+      case OP.collections:
+        return JSON.stringify(tx.collections());
+      case OP.get:
+        return tx.getToken(args.str(1), args.str(2));
+      case OP.has:
+        return tx.has(args.str(1), args.str(2));
+      case OP.ids:
+        return JSON.stringify(tx.ids(args.str(1)));
+      case OP.all:
+        return tx.serveAll(tx.all(args.str(1)));
+      case OP.find:
+        return tx.serveAll(tx.find(args.str(1), JSON.parse(args.str(2)) as JsonObject));
+      case OP.put:
+        tx.putText(args.str(1), args.str(2), args.str(3));
         return undefined;
-      case 'update':
-        return vm.newString(tx.updateText(a, b, c));
-      case 'delete':
-        return tx.delete(a, b) ? vm.true : vm.false;
-      case 'read': {
-        const v = tx.read(a);
-        return v === undefined ? undefined : vm.newString(JSON.stringify(v));
-      }
-      case 'write':
-        tx.writeText(a, b);
+      case OP.putServed:
+        tx.putServed(args.str(1), args.str(2), args.num(3));
         return undefined;
-      case 'idsNext':
-        return vm.newString(tx.next(a));
-      case 'now':
-        return vm.newString(tx.now());
-      case 'nowMs':
-        return vm.newNumber(tx.nowMs());
-      case 'rngFloat':
-        return vm.newNumber(tx.rng.float());
-      case 'rngInt':
-        return vm.newNumber(tx.rng.int(Number(a), Number(b)));
+      case OP.update:
+        return tx.updateText(args.str(1), args.str(2), args.str(3));
+      case OP.delete:
+        return tx.delete(args.str(1), args.str(2));
+      case OP.read: {
+        const v = tx.read(args.str(1));
+        return v === undefined ? undefined : JSON.stringify(v);
+      }
+      case OP.write:
+        tx.writeText(args.str(1), args.str(2));
+        return undefined;
+      case OP.idsNext:
+        return tx.next(args.str(1));
+      case OP.now:
+        return tx.now();
+      case OP.nowMs:
+        return tx.nowMs();
+      case OP.rngFloat:
+        return tx.rng.float();
+      case OP.rngInt:
+        return tx.rng.int(Number(args.str(1)), Number(args.str(2)));
+      case OP.text:
+        return tx.servedText(args.num(1));
+      case OP.texts:
+        return tx.servedTexts(args.num(1), args.num(2));
       default:
         throw new Error(`unknown host operation ${String(op)}`);
     }
@@ -210,26 +242,21 @@ class SandboxInstance {
 
   /** Runs one call. Throws `SandboxFault` when the host side failed (the instance is then unusable). */
   call(index: number, argsText: string, tx: Transaction): SandboxOutcome {
-    const vm = this.vm;
     const limits = this.limits;
-    const factory = this.factories[index] as QuickJSHandle;
     let raw: string;
     let faulted = false;
     this.active = tx;
     try {
-      const argsHandle = vm.newString(argsText);
       this.deadline = performance.now() + limits.timeoutMs;
-      const result = vm.callFunction(this.callFn, vm.undefined, factory, argsHandle, this.timeoutHandle);
-      argsHandle.dispose();
-      if (result.error) {
+      const answer = (this.bridge as HostBridge).call(this.callFn, this.indexHandles[index] as QuickJSHandle, argsText);
+      if (!answer.ok) {
         // Only engine errors get here (interrupts, out of memory while reporting): tool errors
         // are caught by the prelude.
-        const e = this.dumpError(result.error);
-        result.error.dispose();
-        return tx.overBudget ? errorOutcome('WriteBudgetError', 'the call wrote too much', limits) : errorOutcome(e.name, e.message, limits);
+        return tx.overBudget
+          ? errorOutcome('WriteBudgetError', 'the call wrote too much', limits)
+          : errorOutcome(answer.name, answer.message, limits);
       }
-      raw = vm.getString(result.value);
-      result.value.dispose();
+      raw = answer.text;
     } catch (e) {
       faulted = true;
       throw new SandboxFault(`sandbox fault: ${String(e)}`, { cause: e });
@@ -240,13 +267,11 @@ class SandboxInstance {
     }
     if (tx.overBudget) return errorOutcome('WriteBudgetError', `db: the call wrote more than ${limits.memoryLimitBytes} bytes`, limits);
     if (raw.charCodeAt(0) !== 1) {
-      // Twice the UTF-16 length bounds the UTF-8 bytes of JSON text only loosely; measure when close.
-      if (raw.length * 3 > limits.maxOutputBytes && Buffer.byteLength(raw, 'utf8') > limits.maxOutputBytes) {
-        return fail('output_invalid', `the output is larger than ${limits.maxOutputBytes} bytes`);
-      }
-      // A record returned untouched comes back as the very text it was sent as: answer the
-      // frozen record itself instead of parsing a copy.
-      return { ok: true, output: tx.servedRecord(raw) ?? (JSON.parse(raw) as JsonValue) };
+      if (tooLarge(raw, limits)) return fail('output_invalid', `the output is larger than ${limits.maxOutputBytes} bytes`);
+      // A record the tool looked into and returned unchanged, or the record it just stored,
+      // comes back as the very text it was sent as or stored from: answer that frozen record
+      // instead of parsing a copy.
+      return { ok: true, output: tx.servedRecord(raw) ?? tx.putRecord(raw) ?? (JSON.parse(raw) as JsonValue) };
     }
     const status = raw[1];
     const rest = raw.slice(2);
@@ -264,6 +289,17 @@ class SandboxInstance {
       case 'X': {
         const e = JSON.parse(rest) as { name: string; message: string };
         return fail('output_invalid', `the output is not JSON: ${e.message}`);
+      }
+      case 'r': {
+        const record = tx.servedAt(Number(rest));
+        if (tooLarge(jsonText(record), limits)) return fail('output_invalid', `the output is larger than ${limits.maxOutputBytes} bytes`);
+        return { ok: true, output: record };
+      }
+      case 'R': {
+        const records = rest.split(',').map((t) => tx.servedAt(Number(t)));
+        const text = `[${records.map((r) => jsonText(r)).join(',')}]`;
+        if (tooLarge(text, limits)) return fail('output_invalid', `the output is larger than ${limits.maxOutputBytes} bytes`);
+        return { ok: true, output: records };
       }
       default:
         return fail('output_invalid', 'the tool returned undefined or a value that is not JSON (return null for no result)');
@@ -284,16 +320,18 @@ class SandboxInstance {
 
   /** Bytes of WebAssembly memory the module holds (it grows and never shrinks). */
   wasmBytes(): number {
-    return this.module.getWasmMemory().buffer.byteLength;
+    // getWasmMemory() asks the emscripten module each time; the Memory object never changes.
+    this.memory ??= this.module.getWasmMemory();
+    return this.memory.buffer.byteLength;
   }
 
   dispose(): void {
     try {
-      for (const f of this.factories) if (f.alive) f.dispose();
+      for (const h of this.indexHandles) if (h.alive) h.dispose();
       // callFn is assigned last in the constructor; it may be missing after a failed load.
       const callFn = this.callFn as QuickJSHandle | undefined;
       if (callFn?.alive) callFn.dispose();
-      if (this.timeoutHandle.alive) this.timeoutHandle.dispose();
+      this.bridge?.dispose();
       if (this.vm.alive) this.vm.dispose();
       if (this.rt.alive) this.rt.dispose();
     } catch {
@@ -330,7 +368,7 @@ export class Sandbox {
   private static async instantiate(sources: readonly SandboxSource[], limits: SandboxLimits): Promise<SandboxInstance> {
     let module: QuickJSWASMModule;
     try {
-      module = await newQuickJSWASMModule();
+      module = await newSandboxModule();
     } catch (cause) {
       throw new EnvRuntimeError('E_SANDBOX', `the QuickJS WebAssembly module did not load: ${String(cause)}`, { cause });
     }
@@ -359,6 +397,11 @@ export class Sandbox {
         this.lastRebuildError = e;
       },
     );
+  }
+
+  /** How host calls reach the host in the current instance (`ffi`: the direct trampoline). */
+  get hostPath(): HostBridge['kind'] | undefined {
+    return this.instance?.bridgeKind;
   }
 
   /** Runs a call now. While the sandbox restarts after a fault, answers a `tool_error`. */

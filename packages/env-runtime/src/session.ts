@@ -21,8 +21,11 @@ export interface RuntimeTool {
   readonly native: NativeTool | undefined;
   /** Index in the sandbox, for js tools. */
   readonly sandboxIndex: number;
-  /** Validates the output when `validateOutputs` is on (compiled on first use). */
-  outputValidator(): ValidateFunction | undefined;
+  /**
+   * Validates the output when `validateOutputs` is on (compiled on first use); a string is why
+   * the output schema does not compile.
+   */
+  outputValidator(): ValidateFunction | string;
 }
 
 /** What sessions share from their environment. */
@@ -250,7 +253,10 @@ export class Session {
     if (!outcome.ok) return outcome;
     if (core.validateOutputs) {
       const validate = tool.outputValidator();
-      if (validate !== undefined && !validate(outcome.output)) {
+      if (typeof validate === 'string') {
+        return failure('output_invalid', `the output schema of "${call.name}" does not compile: ${validate}`);
+      }
+      if (!validate(outcome.output)) {
         return failure(
           'output_invalid',
           `the output of "${call.name}" does not match its output schema: ${ajvText(validate.errors)}`,

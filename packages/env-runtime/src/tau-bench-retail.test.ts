@@ -5,7 +5,7 @@ import { digest } from '@autoforge/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEnvironment } from './environment.js';
 import type { Environment } from './environment.js';
-import { BENCHMARKS, RETAIL_DIGEST, RETAIL_NATIVES, loadRetailDb, retailSpec } from './retail-fixture.js';
+import { BENCHMARKS, RETAIL_DIGEST, RETAIL_NATIVES, loadRetailDb, retailSpec, retailSpec16 } from './retail-fixture.js';
 
 interface ExpectedTask {
   index: number;
@@ -89,6 +89,8 @@ describe('tau-bench retail DB as a seed state', () => {
     expect(sandboxed).toEqual(native);
     expect(a.digest()).toBe(b.digest());
     expect((output(native) as JsonObject).status).toBe('cancelled');
+    // The sandboxed tool returns the record it stored: the answer is that state record itself.
+    expect(output(sandboxed)).toBe((b.state().orders as JsonObject)['#W5199551']);
     // A second cancel fails with the tool's message and changes nothing.
     const before = a.digest();
     expect(a.stepSync(call('cancel_pending_order', args))).toEqual({
@@ -119,6 +121,23 @@ describe('tau-bench retail DB as a seed state', () => {
         expect(result.ok, `task ${task.index}`).toBe(!action.output.startsWith('Error'));
       }
       expect(session.digest(), `task ${task.index}`).toBe(task.final_digest);
+    }
+  });
+});
+
+describe('all 16 retail tools sandboxed (the creation benchmark\'s spec)', () => {
+  it('creates, and answers through the sandbox with the state\'s own records', async () => {
+    const seed = loadRetailDb();
+    const all = await createEnvironment(retailSpec16(seed), { validateOutputs: true });
+    try {
+      expect(all.tools).toHaveLength(16);
+      const session = all.createSession();
+      const order = output(session.stepSync(call('get_order_details', { order_id: '#W2378156' })));
+      expect(order).toBe((session.state().orders as JsonObject)['#W2378156']);
+      expect(output(session.stepSync(call('get_user_details', { user_id: 'yusuf_rossi_9620' })))).toMatchObject({ name: { first_name: 'Yusuf' } });
+      expect(output(session.stepSync(call('find_user_id_by_email', { email: 'YUSUF.ROSSI7301@EXAMPLE.COM' })))).toBe('yusuf_rossi_9620');
+    } finally {
+      all.close();
     }
   });
 });

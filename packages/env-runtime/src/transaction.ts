@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue, Rng } from '@autoforge/core';
 import { createRng, isJsonObject } from '@autoforge/core';
-import { cloneMutable, freezeOwnedJson, isFrozenJson, jsonEqual, toFrozenJson } from './frozen-json.js';
+import { cloneMutable, freezeOwnedJson, isFrozenJson, jsonEqual, parseFrozenJson, toFrozenJson } from './frozen-json.js';
 import type { IdKey } from './ids.js';
 import { formatId } from './ids.js';
 import type { Base, BaseCollection, Overlay, RecordChange } from './state.js';
@@ -255,56 +255,102 @@ export class Transaction implements Db, IdSource, Clock {
 
   // ---- JSON-text variants for the sandbox ---------------------------------------------------
 
-  // Records sent to the sandbox in this call, by text, so that an output that is one of them
-  // untouched can be answered with the frozen record (see `servedRecord`).
-  private served: [string, JsonObject][] = [];
+  // Records handed to the sandbox in this call. The sandbox gets a token (the index here) and
+  // asks for the JSON text only when the tool looks inside the record, so a record returned or
+  // stored untouched never crosses the WebAssembly boundary as text.
+  private readonly served: JsonObject[] = [];
 
-  private serve(record: JsonObject): string {
-    const text = jsonText(record);
-    if (this.served.length < 16) this.served.push([text, record]);
-    return text;
+  /** The token of a record handed to the sandbox. */
+  serve(record: JsonObject): number {
+    return this.served.push(record) - 1;
   }
 
-  /** The frozen record whose JSON text is exactly `text`, when one was sent in this call. */
+  /** Serves the records and answers their tokens as one number: first token × 2^26 + count. */
+  serveAll(records: readonly JsonObject[]): number {
+    const first = this.served.length;
+    if (first + records.length >= 2 ** 26) throw new Error('db: more than 2^26 records served in one call');
+    for (const r of records) this.served.push(r);
+    return first * 2 ** 26 + records.length;
+  }
+
+  /** The record a token stands for. Throws for a token this call did not hand out. */
+  servedAt(token: number): JsonObject {
+    const record = Number.isInteger(token) ? this.served[token] : undefined;
+    if (record === undefined) throw new Error(`sandbox: unknown record token ${String(token)}`);
+    return record;
+  }
+
+  /** The JSON text of a served record. */
+  servedText(token: number): string {
+    return jsonText(this.servedAt(token));
+  }
+
+  /** `"<len>,<len>,…\n<text><text>…"`: texts of served records with their UTF-16 lengths. */
+  servedTexts(first: number, count: number): string {
+    const texts: string[] = [];
+    for (let i = 0; i < count; i++) texts.push(jsonText(this.servedAt(first + i)));
+    return `${texts.map((t) => t.length).join(',')}\n${texts.join('')}`;
+  }
+
+  /**
+   * The frozen record whose JSON text is exactly `text`, when one of the first records served in
+   * this call is (a tool that looked into a record and returned it unchanged).
+   */
   servedRecord(text: string): JsonObject | undefined {
-    for (const [t, record] of this.served) if (t === text) return record;
+    const n = Math.min(this.served.length, 16);
+    for (let i = 0; i < n; i++) {
+      const record = this.served[i] as JsonObject;
+      const t = jsonTexts.get(record);
+      if (t !== undefined && t.length === text.length && t === text) return record;
+    }
     return undefined;
   }
 
-  getText(collection: string, id: string): string | undefined {
+  // The text and frozen record of the last db.put of this call: a tool that stores a record and
+  // returns it answers that text, and the record can be answered without parsing it again.
+  private lastPut: [string, JsonObject] | undefined;
+
+  /** The record the last `putText` stored, when its JSON text is exactly `text`. */
+  putRecord(text: string): JsonObject | undefined {
+    const last = this.lastPut;
+    return last !== undefined && last[0].length === text.length && last[0] === text ? last[1] : undefined;
+  }
+
+  getToken(collection: string, id: string): number | undefined {
     const record = this.get(collection, id);
     return record === undefined ? undefined : this.serve(record);
   }
 
-  /** `"<len>,<len>,…\n<text><text>…"`: record texts with their UTF-16 lengths, for lazy parsing. */
-  recordsText(records: readonly JsonObject[]): string {
-    const texts = records.map((r) => jsonText(r));
-    return `${texts.map((t) => t.length).join(',')}\n${texts.join('')}`;
-  }
-
-  putText(collection: string, id: string, text: string | undefined): void {
+  putText(collection: string, id: string, text: string): void {
     this.guardBudget();
-    if (text === undefined) throw new TypeError('db.put: the record must be a JSON object');
     this.charge(text.length);
     const [col] = this.collection(collection, 'put');
     const key = keyOf(id, 'id', 'put');
-    const record: unknown = JSON.parse(text);
+    const record = parseFrozenJson(text, `/${col}/${key}`);
     if (!isJsonObject(record)) throw new TypeError('db.put: the record must be a JSON object');
-    this.pendingOf(col).set(key, freezeOwnedJson(record, `/${col}/${key}`));
+    this.pendingOf(col).set(key, record);
+    this.lastPut = [text, record];
   }
 
-  updateText(collection: string, id: string, text: string | undefined): string {
+  /** `put` of a record served in this call, unchanged (no text crosses the boundary). */
+  putServed(collection: string, id: string, token: number): void {
     this.guardBudget();
-    if (text === undefined) throw new TypeError('db.update: the patch must be a JSON object');
+    const record = this.servedAt(token);
+    this.charge(jsonText(record).length);
+    const [col] = this.collection(collection, 'put');
+    this.pendingOf(col).set(keyOf(id, 'id', 'put'), record);
+  }
+
+  updateText(collection: string, id: string, text: string): number {
+    this.guardBudget();
     this.charge(text.length);
     const patch: unknown = JSON.parse(text);
     return this.serve(this.update(collection, id, patch as JsonObject));
   }
 
-  writeText(key: string, text: string | undefined): void {
+  writeText(key: string, text: string): void {
     this.guardBudget();
-    if (text === undefined) throw new TypeError(`db.write: not JSON: undefined at /${key}`);
     this.charge(text.length);
-    this.write(key, freezeOwnedJson(JSON.parse(text) as JsonValue, `/${key}`));
+    this.write(key, parseFrozenJson(text, `/${key}`));
   }
 }

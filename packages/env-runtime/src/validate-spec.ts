@@ -1,7 +1,7 @@
 import type { Issue, JsonSchemaObject, Result } from '@autoforge/core';
 import { err, isJsonObject, ok } from '@autoforge/core';
-import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
-import { ajvIssues, compileSchema, createAjv } from './ajv.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { ajvIssues, compileCached, metaSchemaErrors, sharedAjv } from './ajv.js';
 import type { EnvironmentSpec } from './spec.js';
 import { inferCollections } from './state.js';
 
@@ -116,7 +116,6 @@ let specValidator: ValidateFunction | undefined;
 /** What checking a spec produced besides its issues (reused by `createEnvironment`). */
 export interface CheckedSpec {
   issues: Issue[];
-  ajv: Ajv2020;
   /** The compiled `parameters` of each tool (undefined where it did not compile). */
   parameters: (ValidateFunction | undefined)[];
   /** The compiled state schema, when it compiled. */
@@ -129,24 +128,36 @@ function issue(code: string, pointer: string, message: string): Issue {
   return { code, message: `env-runtime: ${pointer || '/'}: ${message}`, pointer, severity: 'error' };
 }
 
-function compileAt(ajv: Ajv2020, schema: unknown, pointer: string, issues: Issue[]): ValidateFunction | undefined {
+function compileAt(schema: unknown, pointer: string, issues: Issue[]): ValidateFunction | undefined {
   try {
-    return compileSchema(ajv, schema as JsonSchemaObject);
+    return compileCached(schema as JsonSchemaObject);
   } catch (e) {
     issues.push(issue('schema_compile', pointer, `the schema does not compile: ${(e as Error).message}`));
     return undefined;
   }
 }
 
+/** Options of `checkSpec`. */
+export interface CheckSpecOptions {
+  /** Validate the seed state against the state schema. Default true. */
+  validateSeed?: boolean;
+  /**
+   * `compile` (default): output schemas must compile. `meta`: they are only checked against
+   * the meta-schema (a `$ref` that resolves nowhere passes); the runtime compiles them when
+   * it first needs them.
+   */
+  outputSchemas?: 'compile' | 'meta';
+}
+
 /**
  * Checks a spec fully: the shape (JSON Schema), unique tool names, schemas that compile, object
  * parameter schemas, `run` defined in each js source, collections, and (unless `validateSeed`
- * is false) the seed state against the state schema.
+ * is false) the seed state against the state schema. Compiled schemas come from the
+ * process-wide cache (`compileCached`).
  */
-export function checkSpec(value: unknown, options: { validateSeed?: boolean } = {}): CheckedSpec {
-  const ajv = createAjv();
-  const result: CheckedSpec = { issues: [], ajv, parameters: [], state: undefined, collections: [] };
-  specValidator ??= createAjv().compile(ENVIRONMENT_SPEC_SCHEMA);
+export function checkSpec(value: unknown, options: CheckSpecOptions = {}): CheckedSpec {
+  const result: CheckedSpec = { issues: [], parameters: [], state: undefined, collections: [] };
+  specValidator ??= sharedAjv().compile(ENVIRONMENT_SPEC_SCHEMA);
   if (!specValidator(value)) {
     result.issues = ajvIssues(specValidator.errors, '', 'invalid_spec');
     return result;
@@ -167,9 +178,17 @@ export function checkSpec(value: unknown, options: { validateSeed?: boolean } = 
     if (type !== undefined && type !== 'object') {
       issues.push(issue('parameters_not_object', `${at}/parameters/type`, 'the parameters schema must describe an object'));
     }
-    result.parameters.push(compileAt(ajv, tool.parameters, `${at}/parameters`, issues));
-    // Output schemas are compiled on demand by the runtime; here only whether they compile.
-    if (typeof tool.outputSchema === 'object') compileAt(createAjv(), tool.outputSchema, `${at}/outputSchema`, issues);
+    result.parameters.push(compileAt(tool.parameters, `${at}/parameters`, issues));
+    if (typeof tool.outputSchema === 'object') {
+      if (options.outputSchemas === 'meta') {
+        const wrong = metaSchemaErrors(tool.outputSchema);
+        if (wrong !== undefined) {
+          issues.push(issue('schema_compile', `${at}/outputSchema`, `the schema does not compile: ${wrong}`));
+        }
+      } else {
+        compileAt(tool.outputSchema, `${at}/outputSchema`, issues);
+      }
+    }
     if (tool.implementation.kind === 'js' && !DEFINES_RUN.test(tool.implementation.source)) {
       issues.push(issue('missing_run', `${at}/implementation/source`, 'the source does not define function run(args, ctx)'));
     }
@@ -189,7 +208,7 @@ export function checkSpec(value: unknown, options: { validateSeed?: boolean } = 
     result.collections = inferCollections(spec.seedState);
   }
 
-  result.state = compileAt(ajv, spec.stateSchema, '/stateSchema', issues);
+  result.state = compileAt(spec.stateSchema, '/stateSchema', issues);
   if (options.validateSeed !== false && result.state !== undefined && !result.state(spec.seedState)) {
     issues.push(...ajvIssues(result.state.errors, '/seedState', 'seed_invalid'));
   }

@@ -1,0 +1,217 @@
+import { performance } from 'node:perf_hooks';
+import type {
+  Agent,
+  AssistantMessage,
+  InjectedUserError,
+  JsonObject,
+  Message,
+  Task,
+  TerminationReason,
+  TokenUsage,
+  ToolMessage,
+  ToolStep,
+  Trajectory,
+  UserReply,
+  UserSimulator,
+} from '@autoforge/core';
+import type { Environment } from './environment.js';
+import { EnvRuntimeError } from './error.js';
+
+/** Limits of one episode. Each ends it with the matching `TerminationReason`. */
+export interface RolloutLimits {
+  /** Agent turns (one `agent.act` each). Default 30. */
+  maxTurns?: number;
+  /** Tool calls in all. Default 100. */
+  maxToolCalls?: number;
+  /** Total tokens reported by the agent's model. Default unlimited. */
+  maxTokens?: number;
+  /** Wall time of the episode in ms (the agent and user are also cancelled). Default unlimited. */
+  maxWallTimeMs?: number;
+}
+
+/** Options of `rollout`. */
+export interface RolloutOptions {
+  environment: Environment;
+  task: Task;
+  agent: Agent;
+  user: UserSimulator;
+  limits?: RolloutLimits;
+  /** Index of this rollout among the task's rollouts. Default 0. */
+  rollout?: number;
+  /** The episode's seed (recorded; agents and users take their own from it). Default 0. */
+  seed?: number;
+  /**
+   * Tool names that hand the conversation to a human: a successful call ends the episode with
+   * `agent_transfer`. Default: names starting with `transfer_to_human`.
+   */
+  isTransferTool?: (name: string) => boolean;
+}
+
+const DEFAULT_LIMITS = { maxTurns: 30, maxToolCalls: 100, maxTokens: Number.POSITIVE_INFINITY, maxWallTimeMs: Number.POSITIVE_INFINITY };
+
+function addUsage(total: TokenUsage, usage: TokenUsage | undefined): void {
+  if (!usage) return;
+  total.promptTokens += usage.promptTokens;
+  total.completionTokens += usage.completionTokens;
+  total.totalTokens += usage.totalTokens;
+}
+
+/** The observation text of a tool result, as tau-bench shows it to the agent. */
+export function observationText(result: ToolStep['result']): string {
+  if (!result.ok) return `Error: ${result.error.message}`;
+  return typeof result.output === 'string' ? result.output : JSON.stringify(result.output);
+}
+
+/** tau-bench's output check: lower-cased, commas removed, substring of some agent message. */
+export function outputsPresent(required: readonly string[], messages: readonly Message[]): Record<string, boolean> {
+  const said = messages
+    .filter((m): m is AssistantMessage => m.role === 'assistant' && typeof m.content === 'string')
+    .map((m) => (m.content as string).toLowerCase().replace(/,/g, ''));
+  const found: Record<string, boolean> = {};
+  for (const output of required) {
+    const needle = output.toLowerCase().replace(/,/g, '');
+    found[output] = said.some((text) => text.includes(needle));
+  }
+  return found;
+}
+
+function checkLimits(limits: RolloutLimits | undefined): Required<RolloutLimits> {
+  const merged = { ...DEFAULT_LIMITS, ...limits };
+  for (const [key, value] of Object.entries(merged)) {
+    if (!(typeof value === 'number' && value > 0)) {
+      throw new EnvRuntimeError('E_OPTIONS', `rollout: limits.${key} must be a positive number, got ${String(value)}`);
+    }
+  }
+  return merged;
+}
+
+/**
+ * Runs one episode: the user opens, the agent answers with text and/or tool calls (parallel
+ * calls run in order), tool results go back to the agent, until the user stops, the agent
+ * transfers, or a limit is hit. Agent and user failures end the episode (`agent_error`,
+ * `user_error`) instead of throwing; tool errors are observations. The reward is 1 iff the
+ * final state digest equals `task.expectedFinalDigest` and every `task.requiredOutputs`
+ * string occurs in an agent message (lower-cased, commas removed), as in tau-bench.
+ */
+export async function rollout(options: RolloutOptions): Promise<Trajectory> {
+  const { environment, task, agent, user } = options;
+  const limits = checkLimits(options.limits);
+  const rolloutIndex = options.rollout ?? 0;
+  const isTransfer = options.isTransferTool ?? ((name: string) => name.startsWith('transfer_to_human'));
+  const started = performance.now();
+  const controller = new AbortController();
+  const timer =
+    Number.isFinite(limits.maxWallTimeMs) ? setTimeout(() => controller.abort(), limits.maxWallTimeMs) : undefined;
+  const signal = controller.signal;
+
+  const session = environment.createSession(task.initialState !== undefined ? { initialState: task.initialState as JsonObject } : {});
+  const messages: Message[] = [];
+  if (task.policy) messages.push({ role: 'system', content: task.policy });
+  const steps: ToolStep[] = [];
+  const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  const injected: InjectedUserError[] = [];
+  const metadata: JsonObject = { agent: agent.name, user: user.name };
+  let termination: TerminationReason | undefined;
+
+  const userTurn = async (first: boolean): Promise<boolean> => {
+    let reply: UserReply;
+    try {
+      reply = first ? await user.start({ messages, signal }) : await user.reply({ messages, signal });
+    } catch (error) {
+      termination = signal.aborted ? 'max_wall_time' : 'user_error';
+      metadata.error = error instanceof Error ? error.message : String(error);
+      return false;
+    }
+    messages.push({ role: 'user', content: reply.content });
+    const errors = reply.metadata?.injectedUserErrors;
+    if (Array.isArray(errors)) {
+      for (const e of errors as unknown as InjectedUserError[]) injected.push({ ...e, messageIndex: messages.length - 1 });
+    }
+    if (reply.stop) {
+      termination = 'user_stop';
+      return false;
+    }
+    return true;
+  };
+
+  try {
+    let turns = 0;
+    if (await userTurn(true)) {
+      for (;;) {
+        if (signal.aborted) {
+          termination = 'max_wall_time';
+          break;
+        }
+        if (turns >= limits.maxTurns) {
+          termination = 'max_turns';
+          break;
+        }
+        turns += 1;
+        let reply: AssistantMessage;
+        try {
+          reply = await agent.act({ messages, tools: environment.tools, ...(task.policy ? { policy: task.policy } : {}), signal });
+        } catch (error) {
+          termination = signal.aborted ? 'max_wall_time' : 'agent_error';
+          metadata.error = error instanceof Error ? error.message : String(error);
+          break;
+        }
+        messages.push(reply);
+        addUsage(usage, reply.usage);
+        if (usage.totalTokens > limits.maxTokens) {
+          termination = 'max_tokens';
+          break;
+        }
+        const calls = reply.toolCalls ?? [];
+        if (calls.length === 0) {
+          if (!(await userTurn(false))) break;
+          continue;
+        }
+        const messageIndex = messages.length - 1;
+        let transferred = false;
+        for (const call of calls) {
+          if (steps.length >= limits.maxToolCalls) {
+            termination = 'max_tool_calls';
+            break;
+          }
+          const t0 = performance.now();
+          const result = await session.step(call);
+          steps.push({ messageIndex, call, result, durationMs: performance.now() - t0 });
+          const toolMessage: ToolMessage = { role: 'tool', toolCallId: call.id, content: observationText(result) };
+          if (!result.ok) toolMessage.isError = true;
+          messages.push(toolMessage);
+          if (result.ok && isTransfer(call.name)) transferred = true;
+        }
+        if (termination) break;
+        if (transferred) {
+          termination = 'agent_transfer';
+          break;
+        }
+      }
+    }
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+
+  const finalDigest = session.digest();
+  session.close();
+  const stateMatch = finalDigest === task.expectedFinalDigest;
+  const outputs = outputsPresent(task.requiredOutputs, messages);
+  const outputsOk = Object.values(outputs).every(Boolean);
+  return {
+    id: `${task.id}#${rolloutIndex}`,
+    envId: task.envId,
+    taskId: task.id,
+    rollout: rolloutIndex,
+    seed: options.seed ?? 0,
+    messages,
+    steps,
+    termination: termination ?? 'agent_finish',
+    finalDigest,
+    reward: stateMatch && outputsOk ? 1 : 0,
+    rewardInfo: { stateMatch, outputs },
+    usage,
+    durationMs: performance.now() - started,
+    injectedUserErrors: injected,
+    metadata,
+  };
+}
