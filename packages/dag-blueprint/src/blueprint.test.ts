@@ -1,0 +1,120 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalJson } from '@autoforge/core';
+import type { ToolSequence } from '@autoforge/depgraph';
+import { randomWalks } from '@autoforge/depgraph';
+import type { Blueprint } from './blueprint.js';
+import { difficulty } from './difficulty.js';
+import { mergeSequences } from './merge-sequences.js';
+import type { RetailFixture } from './test-support.js';
+import { loadRetail } from './test-support.js';
+import { topologicalOrder } from './topological-order.js';
+import { validateBlueprint } from './validate-blueprint.js';
+
+let retail: RetailFixture;
+let walks: ToolSequence[];
+beforeAll(async () => {
+  retail = await loadRetail();
+  walks = randomWalks(retail.graph, { seed: 3, count: 120, minLength: 2, maxLength: 6, restart: 0.1 });
+});
+afterAll(() => retail.environment.close());
+
+const merge = (seqs: ToolSequence[], seed: number): Blueprint =>
+  mergeSequences(seqs, retail.graph, { seed, tools: retail.environment.tools });
+
+describe('mergeSequences', () => {
+  it('turns the worked example into user → lookup → reasoning → write', () => {
+    const bp = merge([{ tools: ['find_user_id_by_email', 'get_user_details', 'cancel_pending_order'], edges: [], starts: [0] }], 1);
+    expect(bp.nodes.map((n) => n.id)).toEqual(['user:email', 'find_user_id_by_email', 'get_user_details', 'choose:orders', 'user:reason', 'cancel_pending_order']);
+    const cancel = bp.nodes.find((n) => n.id === 'cancel_pending_order');
+    expect(cancel).toMatchObject({ kind: 'tool', access: 'write', args: { order_id: { from: 'choose:orders', path: '$' }, reason: { user: 'reason' } } });
+    expect(bp.nodes.find((n) => n.id === 'choose:orders')).toMatchObject({
+      op: 'select', // ids looked up one by one: only a predicate tells them apart
+      input: { from: 'get_user_details', path: 'orders[]' },
+      params: { via: { tool: 'get_order_details', parameter: 'order_id' } },
+    });
+    expect(validateBlueprint(bp, retail.environment.tools)).toEqual({ ok: true, value: undefined });
+  });
+
+  it('merges the same call and two lookups of one entity by different keys', () => {
+    const a = { tools: ['find_user_id_by_email', 'get_user_details'], edges: [], starts: [0] };
+    const b = { tools: ['find_user_id_by_name_zip', 'get_user_details', 'modify_user_address'], edges: [], starts: [0] };
+    const bp = merge([a, b], 2);
+    const tools = bp.nodes.flatMap((n) => (n.kind === 'tool' ? [n.tool] : []));
+    expect(tools).toEqual(['find_user_id_by_email', 'get_user_details', 'modify_user_address']);
+  });
+
+  it('is deterministic for a seed', () => {
+    expect(canonicalJson(merge(walks.slice(0, 3), 9))).toBe(canonicalJson(merge(walks.slice(0, 3), 9)));
+  });
+
+  it('throws E_UNKNOWN_TOOL for a tool outside the graph', () => {
+    expect(() => merge([{ tools: ['nope'], edges: [], starts: [0] }], 1)).toThrow(expect.objectContaining({ code: 'E_UNKNOWN_TOOL' }));
+  });
+
+  it('property: every blueprint it returns passes validateBlueprint', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: 119 }), { minLength: 1, maxLength: 3 }), fc.nat(), (picks, seed) => {
+        const bp = merge(picks.map((i) => walks[i] as ToolSequence), seed);
+        const result = validateBlueprint(bp, retail.environment.tools);
+        expect(result.ok ? [] : result.issues).toEqual([]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('property: topological order respects every edge', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: 119 }), { minLength: 1, maxLength: 3 }), fc.nat(), (picks, seed) => {
+        const bp = merge(picks.map((i) => walks[i] as ToolSequence), seed);
+        const order = topologicalOrder(bp).map((n) => n.id);
+        expect([...order].sort()).toEqual(bp.nodes.map((n) => n.id).sort());
+        for (const e of bp.edges) expect(order.indexOf(e.from)).toBeLessThan(order.indexOf(e.to));
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('validateBlueprint', () => {
+  const base = (): Blueprint => merge([{ tools: ['find_user_id_by_email', 'get_user_details'], edges: [], starts: [0] }], 1);
+
+  it('reports an unbound required parameter', () => {
+    const bp = base();
+    const get = bp.nodes.find((n) => n.kind === 'tool' && n.tool === 'get_user_details');
+    if (get?.kind === 'tool') delete get.args.user_id;
+    bp.edges = bp.edges.filter((e) => e.to !== 'get_user_details');
+    const r = validateBlueprint(bp, retail.environment.tools);
+    expect(r.ok ? [] : r.issues.map((i) => i.code)).toEqual(['unbound_parameter']);
+  });
+
+  it('reports a cycle', () => {
+    const bp = base();
+    const find = bp.nodes.find((n) => n.id === 'find_user_id_by_email');
+    if (find?.kind === 'tool') find.args.email = { from: 'get_user_details', path: 'email' };
+    bp.edges.push({ from: 'get_user_details', to: 'find_user_id_by_email', parameter: 'email' });
+    bp.edges = bp.edges.filter((e) => e.from !== 'user:email');
+    bp.nodes = bp.nodes.filter((n) => n.id !== 'user:email');
+    const r = validateBlueprint(bp, retail.environment.tools);
+    expect(r.ok ? [] : r.issues.map((i) => i.code)).toEqual(['cycle']);
+    expect(() => topologicalOrder(bp)).toThrow(expect.objectContaining({ code: 'E_INVALID_BLUEPRINT' }));
+  });
+
+  it('reports incompatible types, unknown sources and edges without a source', () => {
+    const bp = base();
+    const get = bp.nodes.find((n) => n.id === 'get_user_details');
+    if (get?.kind === 'tool') get.args.user_id = { const: 42 };
+    bp.edges.push({ from: 'ghost', to: 'get_user_details', parameter: 'x' });
+    const r = validateBlueprint(bp, retail.environment.tools);
+    const codes = r.ok ? [] : r.issues.map((i) => i.code);
+    expect(codes).toContain('type_mismatch');
+    expect(codes).toContain('edge_mismatch');
+  });
+});
+
+describe('difficulty', () => {
+  it('counts calls, depth, width, reasoning nodes, tools and writes', () => {
+    const bp = merge([{ tools: ['find_user_id_by_email', 'get_user_details', 'cancel_pending_order'], edges: [], starts: [0] }], 1);
+    expect(difficulty(bp)).toEqual({ toolCalls: 4, depth: 4, width: 1, reasoningNodes: 1, distinctTools: 4, writes: 1 });
+  });
+});

@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JsonObject, Task } from '@autoforge/core';
+import { canonicalJson, isJsonObject } from '@autoforge/core';
+import type { ToolSequence } from '@autoforge/depgraph';
+import { randomWalks } from '@autoforge/depgraph';
+import type { Blueprint } from './blueprint.js';
+import type { RejectionReason } from './compile-task.js';
+import { compileTask, REJECTION_REASONS } from './compile-task.js';
+import { difficulty } from './difficulty.js';
+import { mergeSequences } from './merge-sequences.js';
+import type { RetailFixture } from './test-support.js';
+import { loadRetail } from './test-support.js';
+import { verifyTask } from './verify-task.js';
+
+let retail: RetailFixture;
+let blueprints: Blueprint[];
+const ATTEMPTS = 120;
+
+beforeAll(async () => {
+  retail = await loadRetail();
+  const walks = randomWalks(retail.graph, { seed: 1, count: 2 * ATTEMPTS, minLength: 3, maxLength: 6, maxWrites: 1 });
+  blueprints = Array.from({ length: ATTEMPTS }, (_, i) => {
+    // Every third blueprint merges two walks.
+    const seqs = (i % 3 === 0 ? [walks[i], walks[i + ATTEMPTS]] : [walks[i]]).filter((w): w is ToolSequence => w !== undefined);
+    return mergeSequences(seqs, retail.graph, { seed: i, tools: retail.environment.tools });
+  });
+});
+afterAll(() => retail.environment.close());
+
+const users = (): Record<string, JsonObject> => retail.spec.seedState.users as Record<string, JsonObject>;
+const userWith = (test: (u: JsonObject) => boolean): [string, JsonObject] => {
+  const found = Object.entries(users()).find(([, u]) => test(u));
+  if (!found) throw new Error('no such user in the retail DB');
+  return found;
+};
+
+describe('compileTask on tau-bench retail', () => {
+  const tasks: Task[] = [];
+  const tally = Object.fromEntries(REJECTION_REASONS.map((r) => [r, 0])) as Record<RejectionReason, number>;
+
+  it(`compiles ${ATTEMPTS} merged walks into tasks or counted rejections`, () => {
+    for (const [i, bp] of blueprints.entries()) {
+      const r = compileTask(bp, retail.environment, { seed: i, envId: 'retail' });
+      if (r.ok) tasks.push(r.value);
+      else {
+        expect(REJECTION_REASONS).toContain(r.reason);
+        expect(r.issues.length).toBeGreaterThan(0);
+        tally[r.reason]++;
+      }
+    }
+    const rejected = Object.values(tally).reduce((a, b) => a + b, 0);
+    expect(tasks.length + rejected).toBe(ATTEMPTS);
+    expect(tasks.length).toBeGreaterThan(ATTEMPTS / 5);
+    const hard = tasks.filter((t) => t.goldCalls.length >= 4 && (t.metadata?.difficulty as { reasoningNodes: number }).reasoningNodes > 0);
+    expect(hard.length).toBeGreaterThan(0);
+    console.log(`dag-blueprint retail: ${tasks.length}/${ATTEMPTS} compiled, ${hard.length} with >=4 calls and a reasoning node; rejected ${JSON.stringify(tally)}`);
+  });
+
+  it('every compiled task replays to its expected digest', () => {
+    expect(tasks.length).toBeGreaterThan(0);
+    for (const t of tasks) expect(verifyTask(t, retail.environment), t.id).toBe(true);
+  });
+
+  it('tasks with writes change the state; read-only tasks require an output', () => {
+    for (const t of tasks) {
+      const writes = (t.metadata?.difficulty as { writes: number }).writes;
+      if (writes > 0) expect(t.expectedFinalDigest).not.toBe(t.initialDigest);
+      else expect(t.requiredOutputs).toHaveLength(1);
+      expect(t.intent.length).toBeGreaterThan(0);
+      for (const f of t.userFacts) expect(t.intent).toContain(typeof f.value === 'string' ? f.value : JSON.stringify(f.value));
+    }
+  });
+
+  it('the same seed gives byte-identical tasks', () => {
+    for (const [i, bp] of blueprints.slice(0, 20).entries()) {
+      const a = compileTask(bp, retail.environment, { seed: i, envId: 'retail' });
+      const b = compileTask(bp, retail.environment, { seed: i, envId: 'retail' });
+      expect(canonicalJson(a)).toBe(canonicalJson(b));
+    }
+  });
+
+  it('verifyTask rejects a wrong expected digest', () => {
+    const t = tasks[0] as Task;
+    expect(verifyTask({ ...t, expectedFinalDigest: '0'.repeat(64) }, retail.environment)).toBe(false);
+  });
+});
+
+describe('compileTask rejections', () => {
+  it('execution_failed: a gold call answers ok:false', () => {
+    const bp: Blueprint = {
+      id: 'bp-missing-user',
+      nodes: [{ kind: 'tool', id: 'get', tool: 'get_user_details', access: 'read', args: { user_id: { const: 'nobody_0000' } } }],
+      edges: [],
+    };
+    expect(compileTask(bp, retail.environment, { seed: 1 })).toMatchObject({ ok: false, reason: 'execution_failed' });
+  });
+
+  it('unbound_parameter: a required parameter without a source', () => {
+    const bp: Blueprint = { id: 'bp-unbound', nodes: [{ kind: 'tool', id: 'get', tool: 'get_user_details', access: 'read', args: {} }], edges: [] };
+    expect(compileTask(bp, retail.environment, { seed: 1 })).toMatchObject({ ok: false, reason: 'unbound_parameter' });
+  });
+
+  it('no_state_change: a write that writes what is already there', () => {
+    const [id, user] = userWith((u) => isJsonObject(u.address));
+    const address = user.address as JsonObject;
+    const args = Object.fromEntries(
+      ['address1', 'address2', 'city', 'state', 'country', 'zip'].map((k) => [k, { const: address[k] ?? '' }]),
+    );
+    const bp: Blueprint = {
+      id: 'bp-same-address',
+      nodes: [{ kind: 'tool', id: 'modify', tool: 'modify_user_address', access: 'write', args: { user_id: { const: id }, ...args } }],
+      edges: [],
+    };
+    expect(compileTask(bp, retail.environment, { seed: 1 })).toMatchObject({ ok: false, reason: 'no_state_change' });
+  });
+
+  it('ambiguous_predicate: a fixed predicate that matches two orders', () => {
+    const [id] = userWith((u) => Array.isArray(u.orders) && u.orders.length >= 2);
+    const bp: Blueprint = {
+      id: 'bp-ambiguous',
+      nodes: [
+        { kind: 'tool', id: 'get', tool: 'get_user_details', access: 'read', args: { user_id: { const: id } } },
+        {
+          kind: 'reasoning',
+          id: 'pick',
+          op: 'select',
+          input: { from: 'get', path: 'orders[]' },
+          params: { field: 'user_id', value: id, via: { tool: 'get_order_details', parameter: 'order_id' } },
+        },
+        { kind: 'tool', id: 'order', tool: 'get_order_details', access: 'read', args: { order_id: { from: 'pick', path: '$' } } },
+      ],
+      edges: [
+        { from: 'get', to: 'pick', parameter: 'input' },
+        { from: 'pick', to: 'order', parameter: 'order_id' },
+      ],
+    };
+    expect(compileTask(bp, retail.environment, { seed: 1 })).toMatchObject({ ok: false, reason: 'ambiguous_predicate' });
+  });
+
+  it('no_candidate_values: a user fact nothing in the state can supply', () => {
+    const bp: Blueprint = {
+      id: 'bp-think',
+      nodes: [
+        { kind: 'user', id: 'user:thought', fact: 'thought', description: 'your thought' },
+        { kind: 'tool', id: 'think', tool: 'think', access: 'read', args: { thought: { user: 'thought' } } },
+      ],
+      edges: [{ from: 'user:thought', to: 'think', parameter: 'thought' }],
+    };
+    expect(compileTask(bp, retail.environment, { seed: 1 })).toMatchObject({ ok: false, reason: 'no_candidate_values' });
+  });
+
+  it('throws E_OPTIONS without a seed', () => {
+    const bp = blueprints[0] as Blueprint;
+    expect(() => compileTask(bp, retail.environment, {} as never)).toThrow(expect.objectContaining({ code: 'E_OPTIONS' }));
+    expect(difficulty(bp).toolCalls).toBeGreaterThan(0);
+  });
+});

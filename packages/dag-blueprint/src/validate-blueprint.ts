@@ -1,0 +1,124 @@
+import type { Issue, JsonSchema, Result, ToolSpec } from '@autoforge/core';
+import { err, ok } from '@autoforge/core';
+import { hasCycle } from 'graphology-dag';
+import type { ArgSource, Blueprint, BlueprintNode } from './blueprint.js';
+import { toGraph } from './dag.js';
+import { itemsOf, schemaAt, typeOf, typeOfValue, typesFit } from './schema-at.js';
+
+/**
+ * Checks a blueprint against the tools it calls: node ids unique; every tool known; every
+ * required parameter bound by exactly one source and no unknown parameter bound; every source
+ * names an earlier node (a tool or reasoning node, or a user node by its fact) with an edge that
+ * says so, and every edge stands for a source; acyclic (graphology-dag `hasCycle`); value types
+ * compatible where both schemas say them (an array parameter also takes one item).
+ *
+ * Issue codes: `duplicate_node`, `unknown_tool`, `unknown_parameter`, `unbound_parameter`,
+ * `unknown_source`, `edge_mismatch`, `cycle`, `type_mismatch`.
+ */
+export function validateBlueprint(blueprint: Blueprint, tools: readonly ToolSpec[]): Result<void> {
+  const issues: Issue[] = [];
+  const add = (code: string, pointer: string, message: string): void => {
+    issues.push({ code, pointer, message: `dag-blueprint: ${blueprint.id}${pointer}: ${message}` });
+  };
+  const toolByName = new Map(tools.map((t) => [t.name, t]));
+  const byId = new Map<string, BlueprintNode>();
+  const factNode = new Map<string, string>();
+  blueprint.nodes.forEach((node, i) => {
+    if (byId.has(node.id)) add('duplicate_node', `/nodes/${i}/id`, `node id "${node.id}" is used twice`);
+    byId.set(node.id, node);
+    if (node.kind === 'user') {
+      if (factNode.has(node.fact)) add('duplicate_node', `/nodes/${i}/fact`, `fact "${node.fact}" is used twice`);
+      factNode.set(node.fact, node.id);
+    }
+  });
+
+  const needed = new Set<string>();
+  const edgeKey = (from: string, to: string, parameter: string): string => `${from}\u0000${to}\u0000${parameter}`;
+
+  // The output schema of a node's value at a path, when known.
+  const outputSchema = (from: string, path: string): JsonSchema | undefined => {
+    const node = byId.get(from);
+    if (!node) return undefined;
+    if (node.kind === 'tool') {
+      const tool = toolByName.get(node.tool);
+      if (path.startsWith('$input.')) return schemaAt(tool?.parameters, path.slice('$input.'.length));
+      return schemaAt(tool?.outputSchema, path);
+    }
+    if (node.kind === 'reasoning') {
+      if (node.op === 'count' || node.op === 'sum' || node.op === 'arithmetic') return path === '$' ? { type: 'number' } : undefined;
+      if (node.op === 'compare') return path === '$' ? { type: 'boolean' } : undefined;
+      const element = outputSchema(node.input.from, node.input.path);
+      return schemaAt(element, path);
+    }
+    return undefined;
+  };
+
+  const checkSource = (source: ArgSource, to: string, parameter: string, pointer: string): boolean => {
+    if ('const' in source) return true;
+    if ('user' in source) {
+      const id = factNode.get(source.user);
+      if (id === undefined) {
+        add('unknown_source', pointer, `no user node has fact "${source.user}"`);
+        return false;
+      }
+      needed.add(edgeKey(id, to, parameter));
+      return true;
+    }
+    if (!byId.has(source.from)) {
+      add('unknown_source', pointer, `node "${source.from}" does not exist`);
+      return false;
+    }
+    needed.add(edgeKey(source.from, to, parameter));
+    return true;
+  };
+
+  blueprint.nodes.forEach((node, i) => {
+    if (node.kind === 'reasoning') {
+      checkSource(node.input, node.id, 'input', `/nodes/${i}/input`);
+      if (node.params.via && !toolByName.has(node.params.via.tool)) {
+        add('unknown_tool', `/nodes/${i}/params/via/tool`, `tool "${node.params.via.tool}" does not exist`);
+      }
+      return;
+    }
+    if (node.kind !== 'tool') return;
+    const tool = toolByName.get(node.tool);
+    if (!tool) {
+      add('unknown_tool', `/nodes/${i}/tool`, `tool "${node.tool}" does not exist`);
+      return;
+    }
+    const props = (tool.parameters.properties ?? {}) as Record<string, JsonSchema>;
+    for (const parameter of tool.parameters.required ?? []) {
+      if (!(parameter in node.args)) add('unbound_parameter', `/nodes/${i}/args/${parameter}`, `required parameter "${parameter}" of ${node.tool} has no source`);
+    }
+    for (const [parameter, source] of Object.entries(node.args)) {
+      const pointer = `/nodes/${i}/args/${parameter}`;
+      if (!(parameter in props)) {
+        add('unknown_parameter', pointer, `${node.tool} has no parameter "${parameter}"`);
+        continue;
+      }
+      if (!checkSource(source, node.id, parameter, pointer)) continue;
+      const target = props[parameter];
+      const sourceType =
+        'const' in source ? typeOfValue(source.const) : 'from' in source ? typeOf(outputSchema(source.from, source.path)) : undefined;
+      const targetType = typeOf(target);
+      const fits =
+        typesFit(sourceType, targetType) || (targetType === 'array' && typesFit(sourceType, typeOf(itemsOf(target))));
+      if (!fits) add('type_mismatch', pointer, `a ${sourceType} cannot feed ${node.tool}.${parameter} (${targetType})`);
+    }
+  });
+
+  const have = new Set<string>();
+  blueprint.edges.forEach((e, i) => {
+    const key = edgeKey(e.from, e.to, e.parameter);
+    have.add(key);
+    if (!needed.has(key)) add('edge_mismatch', `/edges/${i}`, `edge ${e.from} → ${e.to} (${e.parameter}) stands for no source`);
+  });
+  for (const key of needed) {
+    if (!have.has(key)) {
+      const [from, to, parameter] = key.split('\u0000');
+      add('edge_mismatch', '/edges', `no edge ${from} → ${to} (${parameter}) for its source`);
+    }
+  }
+  if (hasCycle(toGraph(blueprint))) add('cycle', '/edges', 'the blueprint has a cycle');
+  return issues.length > 0 ? err(issues) : ok(undefined);
+}
