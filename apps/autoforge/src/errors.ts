@@ -4,6 +4,8 @@ import { AutoForgeError } from '@autoforge/core';
 export const EXIT_OK = 0;
 export const EXIT_INTERNAL = 1;
 export const EXIT_BAD_INPUT = 2;
+/** `autoforge verify` found a task whose replay does not reach its expected digest. */
+export const EXIT_VERIFY_FAILED = 3;
 
 /** Error codes of the CLI. */
 export type CliErrorCode = 'E_USAGE' | 'E_INPUT';

@@ -3,12 +3,17 @@ import { isAutoForgeError } from '@autoforge/core';
 import { envCallCommand, envSynthCommand } from './commands/env.js';
 import type { EnvSynthCommandOptions } from './commands/env.js';
 import { parseCommand, TOOL_DOC_FORMATS } from './commands/parse.js';
+import { synthCommand, verifyCommand } from './commands/synth.js';
+import type { SynthCommandOptions } from './commands/synth.js';
 import type { ParseCommandOptions } from './commands/parse.js';
-import { CliError, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK } from './errors.js';
+import { CliError, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_VERIFY_FAILED } from './errors.js';
 import type { CliIo } from './io.js';
 
-/** The version printed by `autoforge --version`. */
-export const VERSION = '0.1.0';
+import { VERSION } from './version.js';
+
+export { VERSION };
+
+let verifyFailed = false;
 
 function buildProgram(io: CliIo): Command {
   const program = new Command('autoforge')
@@ -57,6 +62,27 @@ function buildProgram(io: CliIo): Command {
       await envCallCommand(file, tool, args, io);
     });
 
+  program
+    .command('synth')
+    .description('tool doc → environment → dependency graph → walks → blueprints → verified tasks (a run directory)')
+    .argument('<tooldoc>', 'tool description document')
+    .requiredOption('-o, --out <run-dir>', 'run directory to write')
+    .option('--db <path>', 'sample database: a JSON/TOML file, or a directory of <collection>.json files')
+    .option('--seed <n>', 'seed of every random choice', '0')
+    .option('--tasks <n>', 'how many tasks to compile', '50')
+    .option('--llm', 'not wired yet for task writing (see `env synth --llm`)')
+    .option('--no-progress', 'no progress bar')
+    .action(async (tooldoc: string, options: SynthCommandOptions) => {
+      await synthCommand(tooldoc, options, io);
+    });
+  program
+    .command('verify')
+    .description("replay every task's gold calls on a fresh environment and check the final digest")
+    .argument('<run-dir>', 'a run directory written by `autoforge synth`')
+    .action(async (dir: string) => {
+      if (!(await verifyCommand(dir, io))) verifyFailed = true;
+    });
+
   return program;
 }
 
@@ -67,8 +93,9 @@ function buildProgram(io: CliIo): Command {
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const program = buildProgram(io);
   try {
+    verifyFailed = false;
     await program.parseAsync([...argv], { from: 'user' });
-    return EXIT_OK;
+    return verifyFailed ? EXIT_VERIFY_FAILED : EXIT_OK;
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version exit through here with code 0; usage errors are already printed.
