@@ -1,23 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { BENCHMARKS, runAutoforge } from './test-support.js';
 
-const exec = promisify(execFile);
-const cli = join(import.meta.dirname, '..', 'dist', 'cli.js');
-const benchmarks = join(import.meta.dirname, '../../../../shared/benchmarks');
+const autoforge = (...args: string[]) => runAutoforge(args);
 
-async function autoforge(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [cli, ...args], { maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const error = e as { code: number; stdout: string; stderr: string };
-    return { code: error.code, stdout: error.stdout, stderr: error.stderr };
-  }
-}
+const benchmarks = BENCHMARKS;
 
 function distinctAceBenchTools(file: string): number {
   const names = new Set<string>();

@@ -1,14 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { createScriptedChatServer } from '@autoforge/llm/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BENCHMARKS, runAutoforge } from './test-support.js';
 
-const exec = promisify(execFile);
-const cli = join(import.meta.dirname, '..', 'dist', 'cli.js');
-const benchmarks = join(import.meta.dirname, '../../../../shared/benchmarks');
+const autoforge = (env: Record<string, string>, ...args: string[]) => runAutoforge(args, env);
+
+const benchmarks = BENCHMARKS;
 const out = mkdtempSync(join(tmpdir(), 'autoforge-env-llm-'));
 
 // The model always writes code that throws a TypeError: every tool goes back for repair and
@@ -25,16 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-async function autoforge(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [cli, ...args], { env: { ...process.env, ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const error = e as { code: number; stdout: string; stderr: string };
-    return { code: error.code, stdout: error.stdout, stderr: error.stderr };
-  }
-}
 
 describe('autoforge env synth --llm', () => {
   it('asks the configured OpenAI-compatible endpoint, repairs, falls back, and caches the answers', async () => {

@@ -1,26 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { createEnvironment } from '@autoforge/env-runtime';
 import type { EnvironmentSpec } from '@autoforge/env-runtime';
 import { describe, expect, it } from 'vitest';
+import { BENCHMARKS, runAutoforge } from './test-support.js';
 
-const exec = promisify(execFile);
-const cli = join(import.meta.dirname, '..', 'dist', 'cli.js');
-const benchmarks = join(import.meta.dirname, '../../../../shared/benchmarks');
+const autoforge = (...args: string[]) => runAutoforge(args);
+
+const benchmarks = BENCHMARKS;
 const out = mkdtempSync(join(tmpdir(), 'autoforge-env-'));
-
-async function autoforge(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [cli, ...args], { maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const error = e as { code: number; stdout: string; stderr: string };
-    return { code: error.code, stdout: error.stdout, stderr: error.stderr };
-  }
-}
 
 const cases: [string, string | undefined][] = [
   ['tau-bench/retail/tools.json', undefined],
