@@ -34,3 +34,4 @@ export { err, ok, unwrap } from './result.js';
 export type { CoreErrorCode, Location } from './error.js';
 export { AutoForgeError, CoreError, formatLocation, isAutoForgeError } from './error.js';
 export { escapePointerToken, getAtPointer, parsePointer, toPointer } from './json-pointer.js';
+export { pluralize, singularize, splitWords } from './naming.js';

@@ -1,17 +1,13 @@
 import type { JsonValue } from '@autoforge/core';
+import { singularize } from '@autoforge/core';
 
 /** `payment_method_id` → `payment method id`. */
 export function words(name: string): string {
   return name.replace(/[_.]+/g, ' ').trim();
 }
 
-/** `orders` → `order`, `categories` → `category`, `addresses` → `address`. */
-export function singular(name: string): string {
-  if (/ies$/.test(name)) return `${name.slice(0, -3)}y`;
-  if (/(ss|x|ch|sh)es$/.test(name)) return name.slice(0, -2);
-  if (/s$/.test(name) && !/ss$/.test(name)) return name.slice(0, -1);
-  return name;
-}
+/** `orders` → `order`, `categories` → `category`, `addresses` → `address` (core's `singularize`). */
+export const singular = singularize;
 
 /** A value as the user would say it: strings quoted, others as JSON. */
 export function say(value: JsonValue | undefined): string {

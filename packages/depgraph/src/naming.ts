@@ -1,48 +1,16 @@
 // Word-level rules over tool, parameter and field names. Internal: the graph's matching and the
-// read/write classification share them.
+// read/write classification share them. Inflection rules live in core.
+import { singularize, splitWords } from '@autoforge/core';
 
-/** Splits a snake_case, kebab-case, camelCase or PascalCase name into lower-case words. */
-export function words(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .filter((w) => w.length > 0)
-    .map((w) => w.toLowerCase());
-}
+/** Splits a name into lower-case words (core's `splitWords`). */
+export const words = splitWords;
 
 /** A name in canonical snake_case (`orderId` → `order_id`); `''` when it has no words. */
 export function normalizeName(name: string): string {
   return words(name).join('_');
 }
 
-// Words that read as singular although they end in "s", or whose plural is the same word.
-const INVARIANT = new Set(['status', 'news', 'series', 'species', 'info', 'data', 'bus', 'gas', 'address', 'details', 'canvas']);
-// Singular nouns ending in "us" (most words ending in "us" are plurals: `skus`, `menus`).
-const LATIN_US = new Set([
-  'status', 'bus', 'campus', 'virus', 'census', 'focus', 'bonus', 'corpus', 'radius', 'nexus', 'plus', 'minus',
-  'cactus', 'syllabus', 'stimulus', 'apparatus', 'thesaurus', 'prospectus', 'surplus', 'consensus', 'genus', 'onus',
-]);
-const IRREGULAR: Record<string, string> = { people: 'person', children: 'child', men: 'man', women: 'woman', indices: 'index' };
-
-function singularWord(w: string): string {
-  const irregular = IRREGULAR[w];
-  if (irregular) return irregular;
-  if (INVARIANT.has(w) || LATIN_US.has(w) || w.length <= 3 || /(ss|is)$/.test(w)) return w;
-  if (/(address|status)es$/.test(w)) return w.slice(0, -2);
-  if (/[^aeiou]ies$/.test(w)) return `${w.slice(0, -3)}y`;
-  if (/(xes|zes|ches|shes|sses)$/.test(w)) return w.slice(0, -2);
-  if (/[^s]s$/.test(w)) return w.slice(0, -1);
-  return w;
-}
-
-/** The singular of a snake_case noun phrase (its last word): `payment_methods` → `payment_method`. */
-export function singularize(name: string): string {
-  const parts = name.split('_');
-  const last = parts.pop() ?? '';
-  parts.push(singularWord(last));
-  return parts.join('_');
-}
+export { singularize };
 
 /** True when the last word of a snake_case name is a plural noun (`orders`, `item_ids`). */
 export function isPlural(name: string): boolean {
@@ -142,7 +110,7 @@ export function entityFromToolName(toolName: string): string | undefined {
     if (ENTITY_STOP.has(w) || ID_WORDS.has(w) || READ_VERBS.has(w) || WRITE_VERBS.has(w)) continue;
     noun = w;
   }
-  return noun === undefined ? undefined : singularWord(noun);
+  return noun === undefined ? undefined : singularize(noun);
 }
 
 /**

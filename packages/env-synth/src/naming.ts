@@ -1,72 +1,16 @@
-// Word-level helpers for names of tools, parameters, fields and collections.
+// Word-level helpers for names of tools, parameters, fields and collections; the inflection
+// rules themselves live in core.
+import { pluralize, singularize, splitWords } from '@autoforge/core';
 
-/** Splits a snake_case, kebab-case, camelCase or PascalCase name into lower-case words. */
-export function words(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .filter((w) => w.length > 0)
-    .map((w) => w.toLowerCase());
-}
+/** Splits a name into lower-case words (core's `splitWords`). */
+export const words = splitWords;
 
 /** Joins words with `_`. */
 export function snake(parts: readonly string[]): string {
   return parts.join('_');
 }
 
-const IRREGULAR_PLURALS: Record<string, string> = {
-  person: 'people',
-  child: 'children',
-  man: 'men',
-  woman: 'women',
-  datum: 'data',
-  index: 'indices',
-};
-const IRREGULAR_SINGULARS: Record<string, string> = Object.fromEntries(
-  Object.entries(IRREGULAR_PLURALS).map(([s, p]) => [p, s]),
-);
-// Words whose plural is the same word, or that read as singular although they end in "s".
-const INVARIANT = new Set(['status', 'news', 'series', 'species', 'info', 'data', 'bus', 'gas', 'address']);
-
-/** The plural of an English noun (the last word of a snake_case name). */
-export function pluralize(word: string): string {
-  const parts = word.split('_');
-  const last = parts.pop() ?? '';
-  parts.push(pluralWord(last));
-  return parts.join('_');
-}
-
-function pluralWord(w: string): string {
-  if (w === '') return w;
-  const irregular = IRREGULAR_PLURALS[w];
-  if (irregular) return irregular;
-  if (w === 'address' || w === 'status' || w === 'bus') return `${w}es`;
-  if (INVARIANT.has(w)) return w;
-  if (/(s|x|z|ch|sh)$/.test(w)) return `${w}es`;
-  if (/[^aeiou]y$/.test(w)) return `${w.slice(0, -1)}ies`;
-  return `${w}s`;
-}
-
-/** The singular of an English noun (the last word of a snake_case name). */
-export function singularize(word: string): string {
-  const parts = word.split('_');
-  const last = parts.pop() ?? '';
-  parts.push(singularWord(last));
-  return parts.join('_');
-}
-
-function singularWord(w: string): string {
-  const irregular = IRREGULAR_SINGULARS[w];
-  if (irregular) return irregular;
-  if (INVARIANT.has(w) || w.length <= 3 || /(sis|ss|us)$/.test(w)) return w;
-  if (/ses$/.test(w) && /(analy|diagno|hypothe|the|ba|cri|oa)ses$/.test(w)) return `${w.slice(0, -3)}sis`;
-  if (/(address|status|bus)es$/.test(w)) return w.slice(0, -2);
-  if (/ies$/.test(w)) return `${w.slice(0, -3)}y`;
-  if (/(xes|zes|ches|shes|sses)$/.test(w)) return w.slice(0, -2);
-  if (/[^s]s$/.test(w)) return w.slice(0, -1);
-  return w;
-}
+export { pluralize, singularize };
 
 /** True when two nouns name the same thing up to number (`order`/`orders`). */
 export function sameNoun(a: string, b: string): boolean {
