@@ -2,7 +2,7 @@ import type { JsonObject, JsonSchema, JsonValue, Rng } from '@autoforge/core';
 import { isJsonObject } from '@autoforge/core';
 import type { Blueprint, ToolNode } from './blueprint.js';
 import { scalarLeaves } from './reasoning.js';
-import { typeOf } from './schema-at.js';
+import { itemsOf, typeOf, typeOfValue, typesFit } from './schema-at.js';
 import { singular } from './words.js';
 
 interface IndexedRecord {
@@ -35,6 +35,7 @@ function indexState(state: JsonObject, collections: readonly string[]): Map<stri
           }
         }
       }
+      addCompoundLeaves(record as JsonValue, leaves);
       leaves.set(`${singular(name)}_id`, id);
       records.push({ id, leaves });
     }
@@ -42,6 +43,30 @@ function indexState(state: JsonObject, collections: readonly string[]): Map<stri
   }
   indexCache.set(state, index);
   return index;
+}
+
+// A field name, as opposed to a data key of a map (`2024-05-01`, `#W0001`).
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Facts that are not scalar fields: whole objects and lists by their field name (`passengers`,
+ * `flights`), and the keys of maps keyed by data by their singular name (`dates` → `date`).
+ * Scalar leaves stay first: these only fill names no scalar has.
+ */
+function addCompoundLeaves(value: JsonValue, leaves: Map<string, JsonValue>, depth = 3): void {
+  if (depth === 0 || !isJsonObject(value)) return;
+  for (const [k, v] of Object.entries(value)) {
+    if (v === null || typeof v !== 'object') continue;
+    if (!leaves.has(k)) leaves.set(k, v);
+    if (isJsonObject(v)) {
+      const keys = Object.keys(v);
+      const alias = singular(k);
+      if (keys.length > 0 && alias !== k && !keys.some((key) => FIELD_NAME.test(key)) && !leaves.has(alias)) {
+        leaves.set(alias, keys[0] as string);
+      }
+    }
+    addCompoundLeaves(v, leaves, depth - 1);
+  }
 }
 
 /** Values for the user nodes, or the parameters nothing in the state can supply. */
@@ -76,11 +101,11 @@ export function chooseUserValues(
       else wanted.push([parameter, source.user]);
     }
     if (wanted.length === 0) continue;
-    const has = (r: IndexedRecord, ps: readonly string[]): boolean => ps.every((p) => leafOf(r, p) !== undefined);
+    const has = (r: IndexedRecord, ps: readonly string[]): boolean => ps.every((p) => leafOf(r, p, schemas[p]) !== undefined);
     const params0 = wanted.map(([p]) => p);
     const together = names.filter((n) => (index.get(n) ?? []).some((r) => has(r, params0)));
     const fill = (record: IndexedRecord, ps: readonly [string, string][]): void => {
-      for (const [parameter, fact] of ps) values.set(fact, coerce(leafOf(record, parameter) as JsonValue, schemas[parameter]));
+      for (const [parameter, fact] of ps) values.set(fact, coerce(leafOf(record, parameter, schemas[parameter]) as JsonValue, schemas[parameter]));
     };
     const pickRecord = (collection: string, ps: readonly string[]): IndexedRecord | undefined => {
       const fits = (index.get(collection) ?? []).filter((r) => has(r, ps));
@@ -104,9 +129,13 @@ export function chooseUserValues(
       }
     }
     for (const pair of wanted) {
-      const options = names.filter((n) => (index.get(n) ?? []).some((r) => leafOf(r, pair[0]) !== undefined));
+      const options = names.filter((n) => (index.get(n) ?? []).some((r) => leafOf(r, pair[0], schemas[pair[0]]) !== undefined));
       if (options.length === 0) {
-        missing.push(pair[0]);
+        // A write may take a fact the state cannot hold yet (a reason, an amount): the user
+        // states one. Reads cannot: an invented value would find nothing.
+        const invented = node.access === 'write' ? inventValue(pair[0], schemas[pair[0]], rng) : undefined;
+        if (invented === undefined) missing.push(pair[0]);
+        else values.set(pair[1], invented);
         continue;
       }
       const collection = options.find((n) => anchors.has(n)) ?? rng.pick(options);
@@ -117,13 +146,56 @@ export function chooseUserValues(
   return missing.length > 0 ? { ok: false, missing } : { ok: true, values };
 }
 
-/** A record's value for a parameter: by its name, or (for a list parameter such as `item_ids`) its singular. */
-function leafOf(record: IndexedRecord, parameter: string): JsonValue | undefined {
+/**
+ * A record's value for a parameter: by its name, or (for a list parameter such as `item_ids`) its
+ * singular. An object or list only answers a parameter of that type.
+ */
+function leafOf(record: IndexedRecord, parameter: string, schema: JsonSchema | undefined): JsonValue | undefined {
   for (const name of nameVariants(parameter)) {
     const v = record.leaves.get(name);
-    if (v !== undefined) return v;
+    if (v === undefined) continue;
+    if (v !== null && typeof v === 'object' && !typesFit(typeOfValue(v), typeOf(schema) ?? 'scalar')) continue;
+    return v;
   }
   return undefined;
+}
+
+/**
+ * A value a user may simply state for a non-identifier scalar parameter of a write: a number
+ * within the schema's bounds, a boolean, a date for date formats, a short phrase otherwise.
+ * `undefined` for identifiers and compound parameters (those must come from the state).
+ */
+export function inventValue(parameter: string, schema: JsonSchema | undefined, rng: Rng): JsonValue | undefined {
+  if (/(^|_)(ids?|uuid|key|number|code)$/.test(parameter)) return undefined;
+  const s = typeof schema === 'object' ? schema : {};
+  const t = typeOf(schema);
+  if (t === 'boolean') return rng.bool();
+  if (t === 'integer' || t === 'number') {
+    const lo = Math.ceil(typeof s.minimum === 'number' ? Math.max(s.minimum, 1) : 1);
+    const hi = Math.floor(typeof s.maximum === 'number' ? Math.min(s.maximum, 10) : 10);
+    return hi >= lo ? rng.int(lo, hi) : undefined;
+  }
+  if (t === 'string' && s.pattern === undefined) {
+    if (s.format === 'date') return `2025-0${rng.int(1, 9)}-1${rng.int(0, 9)}`;
+    if (s.format !== undefined) return undefined;
+    return `${parameter.replace(/_/g, ' ')} ${rng.pick(['as discussed', 'for my account', 'as requested'])}`;
+  }
+  return undefined;
+}
+
+/** An object (or each object of a list) cut down to the properties its schema names. */
+function project(value: JsonValue, schema: JsonSchema | undefined): JsonValue {
+  if (schema === undefined || typeof schema === 'boolean') return value;
+  if (Array.isArray(value)) {
+    const items = itemsOf(schema);
+    return items === undefined ? value : value.map((v) => project(v, items));
+  }
+  if (isJsonObject(value) && schema.properties !== undefined) {
+    const out: JsonObject = {};
+    for (const key of Object.keys(schema.properties)) if (value[key] !== undefined) out[key] = value[key] as JsonValue;
+    return out;
+  }
+  return value;
 }
 
 /** `new_item_ids` → `new_item_ids`, `new_item_id`, `item_ids`, `item_id`: the names a value may go by. */
@@ -162,6 +234,7 @@ export function isDeferred(node: ToolNode, parameter: string): boolean {
 }
 
 function coerce(value: JsonValue, schema: JsonSchema | undefined): JsonValue {
+  if (value !== null && typeof value === 'object') return project(value, schema);
   const t = typeOf(schema);
   if (t === 'string' && typeof value === 'number') return String(value);
   if ((t === 'number' || t === 'integer') && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { JsonObject } from '@autoforge/core';
+import { createRng } from '@autoforge/core';
+import { buildDependencyGraph, randomWalks } from '@autoforge/depgraph';
+import { createEnvironment } from '@autoforge/env-runtime';
+import { synthesizeEnvironment } from '@autoforge/env-synth';
+import { parseToolDocFile } from '@autoforge/tooldoc-parser';
+import { describe, expect, it } from 'vitest';
+import { compileTask } from './compile-task.js';
+import { mergeSequences } from './merge-sequences.js';
+import { BENCHMARKS } from './test-support.js';
+import { inventValue } from './user-values.js';
+import { verifyTask } from './verify-task.js';
+
+describe('inventValue', () => {
+  const rng = () => createRng(1);
+  it('states numbers within bounds, booleans, dates and phrases', () => {
+    const n = inventValue('gb_amount', { type: 'number', minimum: 2, maximum: 5 }, rng()) as number;
+    expect(n).toBeGreaterThanOrEqual(2);
+    expect(n).toBeLessThanOrEqual(5);
+    expect(typeof inventValue('confirm', { type: 'boolean' }, rng())).toBe('boolean');
+    expect(inventValue('day', { type: 'string', format: 'date' }, rng())).toMatch(/^2025-0\d-1\d$/);
+    expect(inventValue('reason', { type: 'string' }, rng())).toMatch(/^reason /);
+  });
+
+  it('never invents identifiers, patterned strings or compound values', () => {
+    expect(inventValue('order_id', { type: 'string' }, rng())).toBeUndefined();
+    expect(inventValue('item_ids', { type: 'array' }, rng())).toBeUndefined();
+    expect(inventValue('zip', { type: 'string', pattern: '^\\d{5}$' }, rng())).toBeUndefined();
+    expect(inventValue('passengers', { type: 'array', items: { type: 'object' } }, rng())).toBeUndefined();
+  });
+});
+
+// Regression: airline tasks were all rejected with no_candidate_values, because dates are map
+// keys (`flights.*.dates`) and passengers/flights are lists, which no scalar field could supply.
+describe('compileTask on tau-bench airline', () => {
+  it('finds user facts in map keys and whole lists, and the tasks verify', async () => {
+    const dir = join(BENCHMARKS, 'tau-bench/airline');
+    const doc = await parseToolDocFile(join(dir, 'tools.json'));
+    if (!doc.ok) throw new Error('airline tools');
+    const load = (n: string) => JSON.parse(readFileSync(join(dir, 'data', `${n}.json`), 'utf8')) as JsonObject;
+    const synth = synthesizeEnvironment(doc.value, { seed: 0, sampleState: { flights: load('flights'), reservations: load('reservations'), users: load('users') } });
+    if (!synth.ok) throw new Error('airline synth');
+    const { spec } = synth.value;
+    const env = await createEnvironment(spec, { validateSeed: false });
+    try {
+      const graph = buildDependencyGraph(spec.tools);
+      const walks = randomWalks(graph, { seed: 1, count: 160, minLength: 3, maxLength: 6, maxWrites: 1 });
+      let compiled = 0;
+      for (let i = 0; i + 1 < walks.length; i += 2) {
+        const bp = mergeSequences([walks[i]!, walks[i + 1]!], graph, { seed: i, tools: spec.tools });
+        const r = compileTask(bp, env, { seed: i });
+        if (r.ok) {
+          compiled += 1;
+          expect(verifyTask(r.value, env)).toBe(true);
+        }
+      }
+      expect(compiled).toBeGreaterThan(0);
+    } finally {
+      env.close();
+    }
+  });
+});
