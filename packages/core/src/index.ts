@@ -35,3 +35,6 @@ export type { CoreErrorCode, Location } from './error.js';
 export { AutoForgeError, CoreError, formatLocation, isAutoForgeError } from './error.js';
 export { escapePointerToken, getAtPointer, parsePointer, toPointer } from './json-pointer.js';
 export { pluralize, singularize, splitWords } from './naming.js';
+export type { FactRef, FactStatement } from './dialogue.js';
+export { askForFacts, asksFor, factStatement, factSubject, parseFactStatements, sayValue, statementsAbout } from './dialogue.js';
+export type { Blame, Verdict, VerdictEvidence } from './verdict.js';

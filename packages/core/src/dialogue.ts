@@ -1,0 +1,133 @@
+// The plain-language conventions that offline agents and simulated users share. An LLM agent
+// or user may phrase things any way it likes; the offline parts (scripted user, oracle agent,
+// reference policy, rule judge) speak and read these forms, so each can be tested against the
+// others without a model.
+import type { JsonValue } from './json.js';
+import { splitWords } from './naming.js';
+
+/** A fact as the agent asks for it: its key, and optionally the user-facing description. */
+export interface FactRef {
+  key: string;
+  /** "your email address"; default: the key's words after "your". */
+  description?: string;
+}
+
+/** A fact statement found in a message ("My email is "a@b.c"."). */
+export interface FactStatement {
+  /** The subject as written, lower-cased, without "my"/"your" ("email", "zip code"). */
+  subject: string;
+  /** The value, parsed from its JSON literal. */
+  value: JsonValue;
+  /** Offset of the statement in the text. */
+  index: number;
+}
+
+/** The words of a fact's subject: the description without a leading "your"/"my", else the key's words. */
+export function factSubject(fact: FactRef): string {
+  const text = fact.description ?? splitWords(fact.key).join(' ');
+  return text
+    .trim()
+    .replace(/^(your|my|the)\s+/i, '')
+    .toLowerCase();
+}
+
+/** A value as a user says it: the JSON literal (strings quoted), so it can be read back exactly. */
+export function sayValue(value: JsonValue): string {
+  return JSON.stringify(value);
+}
+
+/** "My email is "a@b.c"." — the form in which simulated users state facts. */
+export function factStatement(fact: FactRef, value: JsonValue): string {
+  return `My ${factSubject(fact)} is ${sayValue(value)}.`;
+}
+
+/** "Could you tell me your email and your zip?" — the form in which offline agents ask. */
+export function askForFacts(facts: readonly FactRef[]): string {
+  const parts = facts.map((f) => `your ${factSubject(f)}`);
+  const list = parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+  return `Could you tell me ${list}?`;
+}
+
+// A JSON literal at the start of `text`: string, number, true/false/null, array or object.
+function readJsonLiteral(text: string): { value: JsonValue; length: number } | undefined {
+  const first = text[0];
+  if (first === '"') {
+    for (let i = 1; i < text.length; i++) {
+      if (text[i] === '\\') {
+        i++;
+        continue;
+      }
+      if (text[i] === '"') return tryParse(text.slice(0, i + 1));
+    }
+    return undefined;
+  }
+  if (first === '[' || first === '{') {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (inString) {
+        if (c === '\\') i++;
+        else if (c === '"') inString = false;
+        continue;
+      }
+      if (c === '"') inString = true;
+      else if (c === '[' || c === '{') depth++;
+      else if (c === ']' || c === '}') {
+        depth--;
+        if (depth === 0) return tryParse(text.slice(0, i + 1));
+      }
+    }
+    return undefined;
+  }
+  const m = /^(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)(?![\w.]*\w)/.exec(text);
+  return m ? tryParse(m[1] as string) : undefined;
+}
+
+function tryParse(literal: string): { value: JsonValue; length: number } | undefined {
+  try {
+    return { value: JSON.parse(literal) as JsonValue, length: literal.length };
+  } catch {
+    return undefined;
+  }
+}
+
+const STATEMENT = /\b(?:my|the)\s+([a-z0-9][a-z0-9 _'-]{0,80}?)\s+(?:is|are|was|should be)\s+(?=["[{\-0-9tfn])/gi;
+
+/** Every fact statement in a text ("my X is <JSON>"), in order. */
+export function parseFactStatements(text: string): FactStatement[] {
+  const out: FactStatement[] = [];
+  STATEMENT.lastIndex = 0;
+  for (let m = STATEMENT.exec(text); m !== null; m = STATEMENT.exec(text)) {
+    const start = m.index + m[0].length;
+    const literal = readJsonLiteral(text.slice(start));
+    if (!literal) continue;
+    out.push({ subject: (m[1] as string).toLowerCase().trim(), value: literal.value, index: m.index });
+    STATEMENT.lastIndex = start + literal.length;
+  }
+  return out;
+}
+
+/** The statements in `text` about `fact` (subject equal to the fact's subject or its key's words). */
+export function statementsAbout(text: string, fact: FactRef): FactStatement[] {
+  const names = new Set([factSubject(fact), splitWords(fact.key).join(' ')]);
+  return parseFactStatements(text).filter((s) => names.has(s.subject.replace(/[_-]+/g, ' ')));
+}
+
+/**
+ * Whether a message asks for `fact`: it mentions the fact's subject (or every word of its key)
+ * in a sentence that is a question or a request ("could you", "please provide", "what is").
+ */
+export function asksFor(text: string, fact: FactRef): boolean {
+  const sentences = text.split(/(?<=[.?!])\s+/);
+  const subject = factSubject(fact);
+  const keyWords = splitWords(fact.key);
+  return sentences.some((s) => {
+    const lower = s.toLowerCase();
+    const isRequest = /\?\s*$/.test(s) || /\b(could you|can you|please|provide|tell me|what is|what's|need your|may i have)\b/.test(lower);
+    if (!isRequest) return false;
+    if (lower.includes(subject)) return true;
+    const words = new Set(splitWords(lower));
+    return keyWords.length > 0 && keyWords.every((w) => words.has(w));
+  });
+}
