@@ -208,7 +208,14 @@ function attemptCompile(blueprint: Blueprint, environment: Environment, options:
       expectedFinalDigest,
       requiredOutputs,
       ...(environment.spec.policy !== undefined ? { policy: environment.spec.policy } : {}),
-      metadata: { blueprintId: blueprint.id, difficulty: { ...metrics }, goldCallCount: goldCalls.length, reasoning, attempt },
+      metadata: {
+        blueprintId: blueprint.id,
+        difficulty: { ...metrics },
+        goldCallCount: goldCalls.length,
+        reasoning,
+        attempt,
+        ...(answer ? { answer: { node: answer.tool.id, path: answer.path } } : {}),
+      },
     };
     return { ok: true, value: task };
   } finally {

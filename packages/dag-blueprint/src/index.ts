@@ -18,6 +18,8 @@ export { difficulty } from './difficulty.js';
 export type { CompileResult, CompileTaskOptions, RejectionReason } from './compile-task.js';
 export { compileTask, REJECTION_REASONS } from './compile-task.js';
 export { verifyTask } from './verify-task.js';
+export type { OracleAgentOptions } from './oracle-agent.js';
+export { createOracleAgent } from './oracle-agent.js';
 export type { PathSegment } from './path.js';
 export { parsePath, readPath, splitAtIteration } from './path.js';
 export type { DagBlueprintErrorCode } from './error.js';

@@ -9,6 +9,8 @@ export type {
 } from './chat-model.js';
 export type { OpenAIChatModel, OpenAIChatModelOptions } from './openai-chat-model.js';
 export { createOpenAIChatModel } from './openai-chat-model.js';
+export type { OpenAIAgentOptions } from './openai-agent.js';
+export { createOpenAIAgent } from './openai-agent.js';
 export type { RetryEvent } from './retry.js';
 export type { CompleteJsonOptions, JsonIssueCode } from './complete-json.js';
 export { completeJson, extractJsonText } from './complete-json.js';

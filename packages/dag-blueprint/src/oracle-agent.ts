@@ -1,0 +1,238 @@
+import type {
+  Agent,
+  AgentContext,
+  AssistantMessage,
+  FactRef,
+  JsonObject,
+  JsonSchema,
+  JsonValue,
+  Message,
+  Task,
+  ToolCall,
+  ToolSpec,
+} from '@autoforge/core';
+import { askForFacts, canonicalJson, createRng, isJsonObject, statementsAbout } from '@autoforge/core';
+import type { ArgSource, Blueprint, ReasoningNode, ReasoningParams, ToolNode, UserNode } from './blueprint.js';
+import { DagBlueprintError } from './error.js';
+import { readPath } from './path.js';
+import { evaluateReasoning } from './reasoning.js';
+import { typeOf } from './schema-at.js';
+import { topologicalOrder } from './topological-order.js';
+import { words } from './words.js';
+
+/** Options of {@link createOracleAgent}. */
+export interface OracleAgentOptions {
+  /** The blueprint the task was compiled from (its `id` is `task.metadata.blueprintId`). */
+  blueprint: Blueprint;
+  /**
+   * The task. The oracle reads only its plan: `metadata.reasoning` (the criteria the intent
+   * states) and `metadata.answer` (which output a read-only task reports) — never `userFacts`,
+   * `goldCalls` or digests.
+   */
+  task: Task;
+  /** The agent's name in trajectories. Default `"oracle"`. */
+  name?: string;
+}
+
+// Thrown while replaying the plan when the next call's result is not in the conversation yet.
+class NeedCall {
+  constructor(readonly name: string, readonly args: JsonObject) {}
+}
+class NeedFacts {
+  constructor(readonly facts: UserNode[]) {}
+}
+class Stuck {
+  constructor(readonly why: string) {}
+}
+
+interface Observed {
+  name: string;
+  args: string;
+  ok: boolean;
+  content: string;
+}
+
+/**
+ * An agent that knows only a task's plan: the blueprint's DAG and the criteria of its reasoning
+ * nodes. It gets every fact by asking the user (`askForFacts`, read back with `statementsAbout`)
+ * and every id from tool outputs, makes the calls one at a time in topological order, and
+ * finishes with a message that reports a read-only task's answer. With a truthful scripted
+ * user it reaches the task's expected final state, which proves the task solvable through
+ * dialogue alone.
+ *
+ * It is stateless: each turn replays the plan against the conversation so far, so one agent
+ * serves any number of concurrent episodes of its task. Throws `DagBlueprintError`
+ * `E_OPTIONS` when the blueprint is not the task's.
+ */
+export function createOracleAgent(options: OracleAgentOptions): Agent {
+  const { blueprint, task } = options;
+  const blueprintId = task.metadata?.blueprintId;
+  if (blueprintId !== undefined && blueprintId !== blueprint.id) {
+    throw new DagBlueprintError('E_OPTIONS', `dag-blueprint: createOracleAgent: task ${task.id} was compiled from blueprint ${String(blueprintId)}, not ${blueprint.id}`);
+  }
+  const order = topologicalOrder(blueprint);
+  const resolvedParams = isJsonObject(task.metadata?.reasoning) ? task.metadata.reasoning : {};
+  const answerMeta = task.metadata?.answer;
+  const answer = isJsonObject(answerMeta) && typeof answerMeta.node === 'string' && typeof answerMeta.path === 'string'
+    ? { node: answerMeta.node, path: answerMeta.path }
+    : undefined;
+  const userNodes = order.filter((n): n is UserNode => n.kind === 'user');
+  const factRef = (n: UserNode): FactRef => ({ key: n.fact, description: n.description });
+
+  return {
+    name: options.name ?? 'oracle',
+    act(context: AgentContext): Promise<AssistantMessage> {
+      return Promise.resolve(nextMessage(context));
+    },
+  };
+
+  function nextMessage(context: AgentContext): AssistantMessage {
+    const { messages } = context;
+    const toolsByName = new Map<string, ToolSpec>(context.tools.map((t) => [t.name, t]));
+    const observed = observedCalls(messages);
+    const userText = messages.filter((m) => m.role === 'user').map((m) => m.content);
+    const lastAssistant = [...messages].reverse().find((m): m is AssistantMessage => m.role === 'assistant');
+
+    // The latest value the user stated for each fact (a correction overrides).
+    const facts = new Map<string, JsonValue>();
+    for (const node of userNodes) {
+      for (const text of userText) {
+        const said = statementsAbout(text, factRef(node));
+        if (said.length > 0) facts.set(node.fact, (said[said.length - 1] as { value: JsonValue }).value);
+      }
+    }
+
+    let k = 0;
+    const values = new Map<string, JsonValue>();
+    const inputs = new Map<string, JsonObject>();
+    const call = (name: string, args: JsonObject): { ok: boolean; output: JsonValue } => {
+      const seen = observed[k];
+      if (seen === undefined) throw new NeedCall(name, args);
+      if (seen.name !== name || seen.args !== canonicalJson(args)) throw new Stuck(`call ${k + 1} was ${seen.name}, the plan says ${name}`);
+      k += 1;
+      return { ok: seen.ok, output: seen.ok ? parseOutput(seen.content, toolsByName.get(name)) : seen.content };
+    };
+    const resolve = (source: ArgSource): JsonValue | undefined => {
+      if ('const' in source) return source.const;
+      if ('user' in source) return facts.get(source.user);
+      if (source.path.startsWith('$input.')) return readPath(inputs.get(source.from), source.path.slice('$input.'.length));
+      return readPath(values.get(source.from), source.path);
+    };
+    const need = (node: UserNode): never => {
+      const missing = userNodes.filter((n) => !facts.has(n.fact));
+      throw new NeedFacts(missing.length > 0 ? missing : [node]);
+    };
+
+    try {
+      for (const node of order) {
+        if (node.kind === 'user') {
+          const v = facts.get(node.fact);
+          if (v === undefined) need(node);
+          else values.set(node.id, v);
+          continue;
+        }
+        if (node.kind === 'reasoning') {
+          const planned: ReasoningNode = { ...node, params: { ...node.params, ...((resolvedParams[node.id] ?? {}) as ReasoningParams) } };
+          const outcome = evaluateReasoning(
+            planned,
+            resolve(node.input),
+            (tool, args) => {
+              const r = call(tool, args);
+              return r.ok ? r.output : undefined;
+            },
+            createRng(0, 'oracle', node.id),
+          );
+          if (!outcome.ok) throw new Stuck(`${node.id}: ${outcome.message}`);
+          values.set(node.id, outcome.output);
+          continue;
+        }
+        const args = bindArgs(node, toolsByName.get(node.tool), resolve, (fact) => need(userNodes.find((n) => n.fact === fact) as UserNode));
+        inputs.set(node.id, args);
+        const r = call(node.tool, args);
+        if (!r.ok) throw new Stuck(`${node.tool} failed: ${String(r.output)}`);
+        values.set(node.id, r.output);
+      }
+    } catch (signal) {
+      if (signal instanceof NeedCall) {
+        const id = `oracle-${observed.length + 1}`;
+        const toolCall: ToolCall = { id, name: signal.name, arguments: JSON.stringify(signal.args) };
+        return { role: 'assistant', content: null, toolCalls: [toolCall] };
+      }
+      if (signal instanceof NeedFacts) {
+        const question = askForFacts(signal.facts.map(factRef));
+        // Asked already and got no answer: the user cannot help; say so instead of looping.
+        if (lastAssistant?.content === question) return finish(`I'm sorry, I cannot go on without ${signal.facts.map((n) => n.description).join(' and ')}.`);
+        return { role: 'assistant', content: question };
+      }
+      if (signal instanceof Stuck) return finish(`I'm sorry, I could not complete your request (${signal.why}).`);
+      throw signal;
+    }
+
+    if (answer) {
+      const value = readPath(values.get(answer.node), answer.path);
+      const said = typeof value === 'string' ? value : JSON.stringify(value ?? null);
+      const what = answer.path === '$' ? 'result' : words(answer.path);
+      return finish(`Here is what I found: the ${what} is ${said}.`);
+    }
+    return finish('All done: your request has been completed.');
+  }
+}
+
+function finish(content: string): AssistantMessage {
+  return { role: 'assistant', content };
+}
+
+/** The agent's own tool calls so far, each with the observation that answered it. */
+function observedCalls(messages: readonly Message[]): Observed[] {
+  const results = new Map<string, { ok: boolean; content: string }>();
+  for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, { ok: m.isError !== true, content: m.content });
+  const out: Observed[] = [];
+  for (const m of messages) {
+    if (m.role !== 'assistant') continue;
+    for (const c of m.toolCalls ?? []) {
+      const r = results.get(c.id);
+      if (!r) continue;
+      let args = c.arguments;
+      try {
+        args = canonicalJson(JSON.parse(c.arguments) as JsonValue);
+      } catch {
+        // unparsable arguments stay as written; they match no planned call
+      }
+      out.push({ name: c.name, args, ...r });
+    }
+  }
+  return out;
+}
+
+/** An observation as a value: JSON when the text is JSON, unless the tool says it returns a string. */
+function parseOutput(content: string, tool: ToolSpec | undefined): JsonValue {
+  if (typeOf(tool?.outputSchema) === 'string') return content;
+  try {
+    return JSON.parse(content) as JsonValue;
+  } catch {
+    return content;
+  }
+}
+
+function bindArgs(
+  node: ToolNode,
+  tool: ToolSpec | undefined,
+  resolve: (source: ArgSource) => JsonValue | undefined,
+  missingFact: (fact: string) => never,
+): JsonObject {
+  const schemas = (tool?.parameters.properties ?? {}) as Record<string, JsonSchema>;
+  const args: JsonObject = {};
+  for (const [parameter, source] of Object.entries(node.args)) {
+    let v = resolve(source);
+    if (v === undefined) {
+      if ('user' in source) missingFact(source.user);
+      throw new Stuck(`${node.id}: no value for ${parameter}`);
+    }
+    // The same coercion as compileTask: a list parameter fed by one element, and back.
+    const type = typeOf(schemas[parameter]);
+    if (type === 'array' && !Array.isArray(v)) v = [v];
+    else if (type !== undefined && type !== 'array' && Array.isArray(v) && v.length === 1) v = v[0] as JsonValue;
+    args[parameter] = v;
+  }
+  return args;
+}
