@@ -19,7 +19,7 @@ const model = (server: ScriptedChatServer, timeoutMs = 2000) =>
   createOpenAIChatModel({ baseURL: server.baseURL, model: 'test-model', env: {}, minBackoffMs: 5, maxBackoffMs: 20, maxRetries: 2, timeoutMs });
 
 const tools: ToolSpec[] = [
-  { name: 'get_order', description: 'Look up an order.', parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] } },
+  { name: 'get_order', description: 'Look up an order.', parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] }, source: { format: 'openai-chat', pointer: '/0' } },
 ];
 const user: Message = { role: 'user', content: 'Where is my order #W1?' };
 
