@@ -56,3 +56,25 @@ describe('inferStateModel', () => {
     expect(col('rooms')?.idFormat?.from).toBe('default');
   });
 });
+
+describe('inferStateModel with OpenAPI-style output schemas', () => {
+  it('reads record fields through a root $ref into $defs (regression: OpenAPI responses gave records without their fields)', () => {
+    const patient: ToolSpec = {
+      ...tool('get_patient_details', { patient_id: { type: 'string' } }),
+      outputSchema: {
+        $ref: '#/$defs/Patient',
+        $defs: {
+          Patient: {
+            type: 'object',
+            properties: { patient_id: { type: 'string' }, name: { type: 'string' }, appointment_ids: { type: 'array', items: { type: 'string' } }, doctor: { $ref: '#/$defs/Doctor' } },
+          },
+          Doctor: { type: 'object', properties: { name: { type: 'string' } } },
+        },
+      },
+    };
+    const model = inferStateModel({ format: 'openapi', tools: [patient, tool('get_appointment_details', { appointment_id: { type: 'string' } })] });
+    const fields = model.collections.find((c) => c.name === 'patients')?.recordSchema.properties ?? {};
+    expect(Object.keys(fields)).toEqual(expect.arrayContaining(['name', 'appointment_ids', 'doctor']));
+    expect(fields.doctor).toEqual({ type: 'object', properties: { name: { type: 'string' } } });
+  });
+});

@@ -3,7 +3,7 @@ import type { ParamInfo, ToolAnalysis } from './analyze-tool.js';
 import { analyzeTool } from './analyze-tool.js';
 import { defaultIdFormat, inferIdFormatFromExamples } from './id-format.js';
 import { idReference, pluralize, singularize, STOP_WORDS, words } from './naming.js';
-import { enumOf, mainType, nonNull, structuralSchema } from './schema-utils.js';
+import { enumOf, inlineLocalRefs, mainType, nonNull, structuralSchema } from './schema-utils.js';
 import type { CollectionModel, Relation, StateModel } from './state-model.js';
 
 const NOT_FIELDS = /^(limit|offset|page|page_size|per_page|max_results|top_k|top_n|sort|sort_by|order_by|direction|cursor|verbose|format|keywords?|key_words?|query|q|search|search_term|text|term|terms|reason|confirm|confirmation|password)$/;
@@ -141,7 +141,7 @@ export function inferEntities(analyses: readonly ToolAnalysis[]): StateModel {
       const def = p.schema.default;
       if (typeof def === 'string' && !d.statusValues.includes(def)) d.statusValues.push(def);
     }
-    const out = a.tool.outputSchema;
+    const out = a.tool.outputSchema === undefined ? undefined : inlineLocalRefs(a.tool.outputSchema);
     if (typeof out === 'object' && (a.verbClass === 'lookup' || a.verbClass === 'create')) {
       const o = nonNull(out);
       const props = o.type === 'array' ? (typeof o.items === 'object' ? nonNull(o.items).properties : undefined) : o.properties;

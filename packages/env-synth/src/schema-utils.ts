@@ -208,3 +208,32 @@ export function structuralSchema(schema: JsonSchema): JsonSchema {
   }
   return out;
 }
+
+/**
+ * A schema with its local `$ref`s (`#/$defs/X`, `#/definitions/X`, resolved against `root`)
+ * inlined down to `depth` levels; deeper or recursive references become `{}`. OpenAPI
+ * responses arrive from the parser as `{ $ref, $defs }`, and the entity inference reads
+ * properties, not references.
+ */
+export function inlineLocalRefs(schema: JsonSchema, root: JsonSchema = schema, depth = 6, seen: readonly string[] = []): JsonSchema {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const defsOf = (r: JsonSchema): Record<string, JsonSchema> =>
+    typeof r === 'object' && r !== null ? { ...((r as { definitions?: Record<string, JsonSchema> }).definitions ?? {}), ...(r.$defs ?? {}) } : {};
+  if (typeof schema.$ref === 'string') {
+    const m = /^#\/(?:\$defs|definitions)\/(.+)$/.exec(schema.$ref);
+    const name = m ? decodeURIComponent((m[1] as string).replace(/~1/g, '/').replace(/~0/g, '~')) : undefined;
+    const target = name === undefined ? undefined : defsOf(root)[name];
+    if (target === undefined || depth <= 0 || seen.includes(schema.$ref)) return {};
+    const { $ref: _ref, $defs: _defs, ...rest } = schema;
+    return inlineLocalRefs({ ...(target as JsonSchemaObject), ...rest }, root, depth - 1, [...seen, schema.$ref]);
+  }
+  const out: JsonSchemaObject = { ...schema };
+  delete out.$defs;
+  if (out.properties) out.properties = Object.fromEntries(Object.entries(out.properties).map(([k, v]) => [k, inlineLocalRefs(v, root, depth - 1, seen)]));
+  if (typeof out.items === 'object' && out.items !== null && !Array.isArray(out.items)) out.items = inlineLocalRefs(out.items, root, depth - 1, seen);
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const alts = out[key];
+    if (Array.isArray(alts)) out[key] = alts.map((a) => inlineLocalRefs(a, root, depth - 1, seen));
+  }
+  return out;
+}
