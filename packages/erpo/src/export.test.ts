@@ -1,0 +1,62 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parquetReadObjects } from 'hyparquet';
+import { afterAll, describe, expect, it } from 'vitest';
+import { computeAdvantages } from './advantages.js';
+import { ErpoError } from './error.js';
+import { advantagesToJsonl, advantagesToParquet, groupUid, toAdvantageRecords, writeAdvantagesJsonl, writeAdvantagesParquet } from './export.js';
+import { samplesFromTrajectories } from './samples.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'erpo-export-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const trajectories = [
+  { id: 'cancel#0', envId: 'shop', taskId: 'cancel', rollout: 0, reward: 1 },
+  { id: 'cancel#1', envId: 'shop', taskId: 'cancel', rollout: 1, reward: 0 },
+  { id: 'cancel#2', envId: 'shop', taskId: 'cancel', rollout: 2, reward: 1 },
+];
+const samples = samplesFromTrajectories(trajectories, { verdicts: [{ trajectoryId: 'cancel#2', userError: true }] });
+const records = toAdvantageRecords(samples, computeAdvantages(samples).advantages);
+
+describe('toAdvantageRecords', () => {
+  it('pairs samples and advantages as snake_case records grouped by uid', () => {
+    expect(records).toEqual([
+      { env_id: 'shop', task_id: 'cancel', uid: 'shop/cancel', rollout: 0, trajectory_id: 'cancel#0', reward: 1, mask: 1, advantage: expect.closeTo(0.999998, 6) },
+      { env_id: 'shop', task_id: 'cancel', uid: 'shop/cancel', rollout: 1, trajectory_id: 'cancel#1', reward: 0, mask: 1, advantage: expect.closeTo(-0.999998, 6) },
+      { env_id: 'shop', task_id: 'cancel', uid: 'shop/cancel', rollout: 2, trajectory_id: 'cancel#2', reward: 1, mask: 0, advantage: 0 },
+    ]);
+    expect(groupUid('a', 'b')).toBe('a/b');
+  });
+
+  it('throws E_SAMPLE when the advantages are not aligned', () => {
+    expect(() => toAdvantageRecords(samples, [1])).toThrowError(ErpoError);
+  });
+});
+
+describe('writeAdvantagesJsonl', () => {
+  it('writes one record per line with fields in a fixed order, and appends on request', async () => {
+    const path = join(dir, 'run', 'advantages.jsonl');
+    await writeAdvantagesJsonl(path, records);
+    await writeAdvantagesJsonl(path, records.slice(0, 1), { append: true });
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[4]).toBe('');
+    expect(lines[2]).toBe('{"env_id":"shop","task_id":"cancel","uid":"shop/cancel","rollout":2,"trajectory_id":"cancel#2","reward":1,"mask":0,"advantage":0}');
+    expect(JSON.parse(lines[3] as string)).toEqual(records[0]);
+    expect(advantagesToJsonl([])).toBe('');
+  });
+});
+
+describe('writeAdvantagesParquet', () => {
+  it('writes a Parquet file that a Parquet reader reads back as the same records', async () => {
+    const path = join(dir, 'run', 'advantages.parquet');
+    await writeAdvantagesParquet(path, records);
+    const bytes = readFileSync(path);
+    expect(bytes.subarray(0, 4).toString()).toBe('PAR1');
+    const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    const rows = await parquetReadObjects({ file });
+    expect(rows).toEqual(records);
+    expect(advantagesToParquet([]).byteLength).toBeGreaterThan(8);
+  });
+});

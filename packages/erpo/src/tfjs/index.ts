@@ -1,0 +1,16 @@
+export type { BackendChoice, BackendName, SelectBackendOptions } from './backend.js';
+export { defaultWasmPaths, selectBackend } from './backend.js';
+export type { ActionLogProbs, TrainablePolicy } from './policy.js';
+export type { LossAggregation, SurrogateLoss, SurrogateLossInput, SurrogateLossOptions } from './loss.js';
+export { aggregationWeights, surrogateLoss } from './loss.js';
+export type { CollectedBatch, IterationMetrics, TrainEpisode, TrainOptions, TrainResult } from './train.js';
+export { train } from './train.js';
+export type { CheckpointContents, LoadedCheckpoint } from './checkpoint.js';
+export { CHECKPOINT_FORMAT, loadCheckpoint, saveCheckpoint } from './checkpoint.js';
+export type { ArgumentSource, CandidateAction, CandidateLimits } from './candidates.js';
+export { actionKey, candidateActions, finishText, renderCandidate } from './candidates.js';
+export type { SeenValue } from './seen-values.js';
+export { seenValues } from './seen-values.js';
+export { FEATURE_SIZE, isWriteTool } from './features.js';
+export type { AgentViewOptions, PolicyDecision, PolicyEpisode, ReferencePolicy, ReferencePolicyOptions } from './reference-policy.js';
+export { createReferencePolicy } from './reference-policy.js';
