@@ -1,0 +1,40 @@
+import type { Agent, AssistantMessage, Task } from '@autoforge/core';
+import { TAU_BENCH_TERMINATE_TOOLS } from './tau-bench-adapter.js';
+
+/** Options of `createOracleAgent`. */
+export interface OracleAgentOptions {
+  /**
+   * Gold calls the oracle leaves out. Default: tau-bench's terminate tools
+   * (`transfer_to_human_agents`): they do not change the data, and calling one ends the episode.
+   */
+  skip?: readonly string[];
+}
+
+/** The oracle's closing message: every required output, one per line (never with commas added). */
+export function oracleReply(task: Task): string {
+  return task.requiredOutputs.length > 0 ? task.requiredOutputs.join('\n') : 'Done.';
+}
+
+/**
+ * An agent that knows the answer: it makes the task's gold calls in order, one per turn, then
+ * replies with every required output. Its episodes reach the gold final state, so a faithful
+ * port scores 1 on every task whose gold calls succeed.
+ */
+export function createOracleAgent(task: Task, options: OracleAgentOptions = {}): Agent {
+  const skip = new Set(options.skip ?? TAU_BENCH_TERMINATE_TOOLS);
+  const calls = task.goldCalls.filter((c) => !skip.has(c.name));
+  return {
+    name: 'oracle',
+    act(context): Promise<AssistantMessage> {
+      // Turns taken so far in this episode = assistant messages in the transcript.
+      const turn = context.messages.filter((m) => m.role === 'assistant').length;
+      const call = calls[turn];
+      if (call === undefined) return Promise.resolve({ role: 'assistant', content: oracleReply(task) });
+      return Promise.resolve({
+        role: 'assistant',
+        content: null,
+        toolCalls: [{ id: `oracle-${turn}`, name: call.name, arguments: JSON.stringify(call.arguments) }],
+      });
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import type { Agent, Task, Trajectory, UserSimulator } from '@autoforge/core';
+import type { RolloutLimits } from '@autoforge/env-runtime';
+import { rollout } from '@autoforge/env-runtime';
+import type { BenchAdapter, BenchEvaluation } from './adapter.js';
+import { BenchAdapterError } from './error.js';
+import { createInstructionUser } from './instruction-user.js';
+import { passHatK } from './pass-hat-k.js';
+
+/** Options of `runBenchmark`. */
+export interface RunBenchmarkOptions {
+  /** The agent for one trial of a task. */
+  agent: (task: Task, trial: number) => Agent;
+  /** The user for one trial. Default: `createInstructionUser(task)`. */
+  user?: (task: Task, trial: number) => UserSimulator;
+  /** Split. Default: the adapter's first split. */
+  split?: string;
+  /** Trials per task (pass^1..pass^k are reported). Default 1. */
+  k?: number;
+  /** Only these tasks (by id), in the split's order. Default: every task. */
+  taskIds?: readonly string[];
+  /** Rollout limits. Default: env-runtime's (30 turns, 100 tool calls). */
+  limits?: RolloutLimits;
+  /** Trials run at the same time. Default 1. */
+  concurrency?: number;
+  /** Called with each finished, evaluated trial (in completion order). */
+  onTrial?: (trial: BenchTrial) => void | Promise<void>;
+}
+
+/** One evaluated trial. */
+export interface BenchTrial {
+  task: Task;
+  trial: number;
+  /** The trajectory, its `reward` and `rewardInfo` set to the benchmark's evaluation. */
+  trajectory: Trajectory;
+  evaluation: BenchEvaluation;
+}
+
+/** What `runBenchmark` returns. */
+export interface BenchmarkRun {
+  trials: BenchTrial[];
+  /** `passHatK[i]` is pass^(i+1), for i < k. */
+  passHatK: number[];
+}
+
+/**
+ * Runs `k` trials of every task of a split with env-runtime's rollout loop, scores each with the
+ * adapter's `evaluate`, and reports pass^1..pass^k. Trial `j` uses seed `j`.
+ */
+export async function runBenchmark(adapter: BenchAdapter, options: RunBenchmarkOptions): Promise<BenchmarkRun> {
+  const k = options.k ?? 1;
+  const concurrency = options.concurrency ?? 1;
+  if (!Number.isInteger(k) || k < 1) throw new BenchAdapterError('E_OPTIONS', `runBenchmark: k must be an integer ≥ 1, got ${String(k)}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new BenchAdapterError('E_OPTIONS', `runBenchmark: concurrency must be an integer ≥ 1, got ${String(concurrency)}`);
+  }
+  const environment = await adapter.environment();
+  let tasks = await adapter.tasks(options.split);
+  if (options.taskIds !== undefined) {
+    const wanted = new Set(options.taskIds);
+    const known = new Set(tasks.map((t) => t.id));
+    const unknown = [...wanted].filter((id) => !known.has(id));
+    if (unknown.length > 0) throw new BenchAdapterError('E_OPTIONS', `runBenchmark: no task ${unknown.map((u) => `"${u}"`).join(', ')} in ${adapter.name}`);
+    tasks = tasks.filter((t) => wanted.has(t.id));
+  }
+  const jobs = tasks.flatMap((task) => Array.from({ length: k }, (_, trial) => ({ task, trial })));
+  const trials: (BenchTrial | undefined)[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) {
+      const index = next++;
+      const { task, trial } = jobs[index] as { task: Task; trial: number };
+      const trajectory = await rollout({
+        environment,
+        task,
+        agent: options.agent(task, trial),
+        user: options.user ? options.user(task, trial) : createInstructionUser(task),
+        rollout: trial,
+        seed: trial,
+        ...(options.limits ? { limits: options.limits } : {}),
+      });
+      const evaluation = await adapter.evaluate(trajectory, task);
+      trajectory.reward = evaluation.reward;
+      trajectory.rewardInfo = evaluation.info;
+      const result: BenchTrial = { task, trial, trajectory, evaluation };
+      trials[index] = result;
+      await options.onTrial?.(result);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, worker));
+  const done = trials as BenchTrial[];
+  const outcomes = done.map((t) => ({ taskId: t.task.id, reward: t.evaluation.reward }));
+  return { trials: done, passHatK: Array.from({ length: k }, (_, i) => passHatK(outcomes, i + 1)) };
+}
