@@ -4,8 +4,22 @@ import { envCallCommand, envSynthCommand } from './commands/env.js';
 import type { EnvSynthCommandOptions } from './commands/env.js';
 import { parseCommand, TOOL_DOC_FORMATS } from './commands/parse.js';
 import { synthCommand, verifyCommand } from './commands/synth.js';
+import { serveCommand } from './commands/serve.js';
+import type { ServeCommandOptions } from './commands/serve.js';
+import { AGENTS, ERROR_KINDS, rolloutCommand, USERS } from './commands/rollout.js';
+import type { RolloutCommandOptions } from './commands/rollout.js';
+import { judgeCommand, JUDGES } from './commands/judge.js';
+import { ablateCommand, trainCommand } from './commands/train.js';
+import type { AblateCommandOptions, TrainCommandOptions } from './commands/train.js';
+import { ALGOS } from './training.js';
+import { demoCommand, runCommand } from './commands/pipeline.js';
+import type { JudgeCommandOptions } from './commands/judge.js';
+import { BENCH_AGENTS, benchEvalCommand, benchListCommand, benchReplayCommand } from './commands/bench.js';
+import type { BenchEvalCommandOptions, BenchReplayCommandOptions } from './commands/bench.js';
 import type { SynthCommandOptions } from './commands/synth.js';
 import type { ParseCommandOptions } from './commands/parse.js';
+import { reportCommand } from './commands/report.js';
+import type { ReportCommandOptions } from './commands/report.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_VERIFY_FAILED } from './errors.js';
 import type { CliIo } from './io.js';
 
@@ -81,6 +95,153 @@ function buildProgram(io: CliIo): Command {
     .argument('<run-dir>', 'a run directory written by `autoforge synth`')
     .action(async (dir: string) => {
       if (!(await verifyCommand(dir, io))) verifyFailed = true;
+    });
+  program
+    .command('serve')
+    .description('serve a run directory over HTTP for trainers in any language (sessions, steps, state digest, reward; OpenAPI at /openapi.json)')
+    .argument('<run-dir>', 'a run directory written by `autoforge synth`')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port (0: any free port)', '8080')
+    .option('--token <token>', 'require "Authorization: Bearer <token>" (default: env AUTOFORGE_SERVE_TOKEN; none: no auth)')
+    .option('--max-sessions <n>', 'most sessions open at once (429 beyond)', '1024')
+    .option('--idle-timeout-ms <ms>', 'close a session unused for this long', '300000')
+    .option('--call-timeout-ms <ms>', 'longest wait for one step (504 beyond)', '10000')
+    .option('--episode-timeout-ms <ms>', 'close an episode older than this', '3600000')
+    .option('--log', 'log every request (JSON lines on stdout)')
+    .action(async (dir: string, options: ServeCommandOptions) => {
+      await serveCommand(dir, options, io);
+    });
+
+  program
+    .command('rollout')
+    .description('run episodes of an agent against a simulated user on every task of a run (trajectories.jsonl, resumable)')
+    .argument('<run-dir>', 'a run directory written by `autoforge synth`')
+    .addOption(new Option('--agent <agent>', 'the agent').choices([...AGENTS]).default('oracle'))
+    .addOption(new Option('--user <user>', 'the simulated user').choices([...USERS]).default('scripted'))
+    .option('--user-error-rate <p>', 'scripted user: share of episodes with one injected user error', '0')
+    .option('--error-kinds <list>', `scripted user: comma-separated kinds to inject (${ERROR_KINDS.join(', ')})`)
+    .option('--rollouts <G>', 'episodes per task', '1')
+    .option('--concurrency <C>', 'episodes in flight at once', '8')
+    .option('--seed <n>', 'seed of the users (and agents) of every episode', '0')
+    .option('--max-turns <n>', 'agent turns per episode', '30')
+    .option('--out <file>', 'trajectory file in the run directory', 'trajectories.jsonl')
+    .option('--cache <dir>', 'LLM agent/user: on-disk response cache', '.autoforge-cache/llm')
+    .option('--no-cache', 'LLM agent/user: do not cache model responses')
+    .option('--no-progress', 'no progress bar')
+    .action(async (dir: string, options: RolloutCommandOptions) => {
+      await rolloutCommand(dir, options, io);
+    });
+
+  program
+    .command('judge')
+    .description('judge every trajectory of a run: did the simulated user spoil it? (verdicts.jsonl, the MEU mask)')
+    .argument('<run-dir>', 'a run directory with trajectories.jsonl')
+    .addOption(new Option('--judge <judge>', 'the judge').choices([...JUDGES]).default('rule'))
+    .option('--concurrency <C>', 'trajectories judged at once', '8')
+    .option('--trajectories <file>', 'trajectory file in the run directory', 'trajectories.jsonl')
+    .option('--out <file>', 'verdict file in the run directory', 'verdicts.jsonl')
+    .option('--cache <dir>', 'LLM judge: on-disk response cache', '.autoforge-cache/llm')
+    .option('--no-cache', 'LLM judge: do not cache model responses')
+    .option('--no-progress', 'no progress bar')
+    .action(async (dir: string, options: JudgeCommandOptions) => {
+      await judgeCommand(dir, options, io);
+    });
+
+  const trainingOptions = (command: Command): Command =>
+    command
+      .option('--iters <N>', 'training iterations', '10')
+      .option('--rollouts <G>', 'episodes per train task per iteration (the group size)', '4')
+      .option('--user-error-rate <p>', 'share of training episodes whose scripted user makes one error', '0.2')
+      .option('--held-out <share>', 'share of each environment\'s tasks held out for evaluation', '0.25')
+      .option('--lr <rate>', 'Adam learning rate', '0.03')
+      .option('--concurrency <C>', 'episodes in flight at once', '16')
+      .option('--max-turns <n>', 'agent turns per episode', '16')
+      .option('--no-progress', 'no progress bar');
+  trainingOptions(
+    program
+      .command('train')
+      .description('train the offline reference policy: rollouts → judge → advantages → update, repeated (metrics.jsonl, advantages.jsonl)')
+      .argument('<run-dir>', 'a run directory written by `autoforge synth`')
+      .addOption(new Option('--algo <algo>', 'advantage estimator').choices([...ALGOS]).default('erpo'))
+      .option('--no-judge', 'do not mask trajectories the judge blames on the simulated user')
+      .option('--seed <n>', 'seed of the policy, the split and every episode', '0')
+      .option('--eval-every <n>', 'held-out evaluation every n iterations (0: only before and after)', '0'),
+  ).action(async (dir: string, options: TrainCommandOptions) => {
+    await trainCommand(dir, options, io);
+  });
+  trainingOptions(
+    program
+      .command('ablate')
+      .description('ERPO vs GRPO, with and without the judge, over seeds and user-error rates (ablation/ablation.{json,md,svg})')
+      .argument('<run-dir>', 'a run directory written by `autoforge synth`')
+      .option('--seeds <n>', 'seeds per configuration', '5')
+      .option('--error-rates <list>', 'comma-separated user-error rates (default: 0 and --user-error-rate)')
+      .option('--out <dir>', 'output folder in the run directory', 'ablation'),
+  ).action(async (dir: string, options: AblateCommandOptions) => {
+    await ablateCommand(dir, options, io);
+  });
+
+  program
+    .command('demo')
+    .description('the whole pipeline offline on the example tool docs: synth, verify, rollouts, judge, ERPO training, ablation, report.html')
+    .option('-o, --out <dir>', 'run directory (replaced if it exists)', 'runs/demo')
+    .option('--no-progress', 'no progress bars')
+    .action(async (options: { out: string; progress?: boolean }) => {
+      await demoCommand(options, io);
+    });
+  program
+    .command('run')
+    .description('the whole pipeline on your own tool docs and options (a JSON config file; see the README)')
+    .requiredOption('-c, --config <file>', 'pipeline config (JSON; see apps/autoforge/README.md)')
+    .option('--force', 'replace the run directory if it exists')
+    .option('--no-progress', 'no progress bars')
+    .action(async (options: { config: string; progress?: boolean; force?: boolean }) => {
+      await runCommand(options, io);
+    });
+
+  const bench = program.command('bench').description('faithful ports of public agent benchmarks: list, replay gold actions, evaluate agents');
+  bench
+    .command('list')
+    .description('list the benchmark domains (<bench>/<domain>)')
+    .action(() => {
+      benchListCommand(io);
+    });
+  bench
+    .command('replay')
+    .description('replay every task\'s gold actions; one JSON line per task {task, final_digest, outputs, reward}')
+    .argument('<bench/domain>', 'e.g. tau-bench/retail (see `autoforge bench list`)')
+    .option('--split <split>', 'task split (default: the benchmark\'s first, test)')
+    .option('--data <dir>', 'the benchmarks folder (default: env AUTOFORGE_BENCH_DATA)')
+    .action(async (name: string, options: BenchReplayCommandOptions) => {
+      await benchReplayCommand(name, options, io);
+    });
+  bench
+    .command('eval')
+    .description('run an agent on every task with the benchmark\'s user simulator and evaluator; print pass^1..pass^k')
+    .argument('<bench/domain>', 'e.g. tau-bench/airline (see `autoforge bench list`)')
+    .addOption(new Option('--agent <agent>', 'the agent').choices([...BENCH_AGENTS]).default('oracle'))
+    .option('--k <k>', 'trials per task', '1')
+    .requiredOption('-o, --out <dir>', 'where to write trajectories.jsonl, results.jsonl and summary.json')
+    .option('--split <split>', 'task split (default: the benchmark\'s first, test)')
+    .option('--data <dir>', 'the benchmarks folder (default: env AUTOFORGE_BENCH_DATA)')
+    .option('--tasks <n>', 'only the first n tasks of the split')
+    .option('--concurrency <C>', 'episodes in flight at once', '4')
+    .option('--max-turns <n>', 'agent turns per episode', '30')
+    .option('--cache <dir>', 'openai agent: on-disk response cache', '.autoforge-cache/llm')
+    .option('--no-cache', 'openai agent: do not cache model responses')
+    .action(async (name: string, options: BenchEvalCommandOptions) => {
+      await benchEvalCommand(name, options, io);
+    });
+
+  program
+    .command('report')
+    .description('write report.html: training curves, ablation, dependency graph, blueprints, task difficulty, trajectory viewer')
+    .argument('<run-dir>', 'a run directory (needs tasks.jsonl; every other file is optional)')
+    .option('-o, --out <file>', 'where to write the page (default <run-dir>/report.html)')
+    .option('--title <text>', 'page title')
+    .option('--max-trajectories <n>', 'trajectories embedded in the viewer', '200')
+    .action(async (dir: string, options: ReportCommandOptions) => {
+      await reportCommand(dir, options, io);
     });
 
   return program;

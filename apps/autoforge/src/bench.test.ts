@@ -1,0 +1,138 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { benchEvalCommand, benchListCommand, benchReplayCommand } from './commands/bench.js';
+import type { CliIo } from './io.js';
+import { BENCHMARKS } from './test-support.js';
+
+// The bench commands, run in-process with captured output (the functions program.ts wires to
+// `autoforge bench list|replay|eval`).
+function captureIo(env: Record<string, string> = {}): CliIo & { out: () => string } {
+  let stdout = '';
+  return {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: () => undefined,
+    cwd: process.cwd(),
+    env,
+    out: () => stdout,
+  };
+}
+
+interface ExpectedEntry {
+  index: number;
+  final_digest: string;
+  actions: { output: string }[];
+}
+
+async function expected(name: string): Promise<ExpectedEntry[]> {
+  return JSON.parse(await readFile(join(BENCHMARKS, 'expected', name), 'utf8')) as ExpectedEntry[];
+}
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+describe('autoforge bench list', () => {
+  it('lists tau-bench and tau2-bench retail and airline', () => {
+    const io = captureIo();
+    benchListCommand(io);
+    for (const name of ['tau-bench/retail', 'tau-bench/airline', 'tau2-bench/airline', 'tau2-bench/retail']) {
+      expect(io.out()).toContain(`${name}\t`);
+    }
+  });
+});
+
+describe('autoforge bench replay (acceptance: the reference digests of every task)', () => {
+  it.each([
+    ['tau-bench/retail', 'test', 'taubench_retail_test.expected.json'],
+    ['tau-bench/retail', 'dev', 'taubench_retail_dev.expected.json'],
+    ['tau-bench/airline', 'test', 'taubench_airline_test.expected.json'],
+  ])('%s --split %s prints one line per task with the expected final digest and reward 1', async (name, split, file) => {
+    const io = captureIo();
+    await benchReplayCommand(name, { split, data: BENCHMARKS }, io);
+    const lines = io
+      .out()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { task: string; final_digest: string; outputs: string[]; reward: number });
+    const want = await expected(file);
+    expect(lines).toHaveLength(want.length);
+    lines.forEach((line, i) => {
+      expect(line.task).toBe(`${split}/${i}`);
+      expect(line.final_digest).toBe(want[i]?.final_digest);
+      expect(line.outputs).toHaveLength(want[i]?.actions.length ?? -1);
+      expect(line.reward).toBe(1);
+    });
+  });
+
+  it.each([
+    ['tau2-bench/airline', 'tau2_airline.expected.json'],
+    ['tau2-bench/retail', 'tau2_retail.expected.json'],
+  ])('%s --split base matches the reference final digest of every task', async (name, file) => {
+    const io = captureIo();
+    await benchReplayCommand(name, { split: 'base', data: BENCHMARKS }, io);
+    const lines = io.out().trim().split('\n').map((l) => JSON.parse(l) as { task: string; final_digest: string; reward: number });
+    const want = (await expected(file)) as unknown as { id: string; final_digest: string }[];
+    expect(lines.map((l) => [l.task, l.final_digest, l.reward])).toEqual(want.map((w) => [w.id, w.final_digest, 1]));
+  });
+
+  it('reads the data folder from AUTOFORGE_BENCH_DATA and refuses an unknown benchmark or split', async () => {
+    const io = captureIo({ AUTOFORGE_BENCH_DATA: BENCHMARKS });
+    await expect(benchReplayCommand('tau-bench/nope', {}, io)).rejects.toThrow(/unknown benchmark "tau-bench\/nope"/);
+    await expect(benchReplayCommand('tau-bench/airline', { split: 'train' }, io)).rejects.toThrow(/has no split "train" \(test\)/);
+    await expect(benchReplayCommand('tau-bench/airline', {}, captureIo())).rejects.toThrow(/--data <dir> is required/);
+  });
+});
+
+describe('autoforge bench eval', () => {
+  it('runs the oracle k times per task, writes the run files and prints pass^1..pass^k = 1', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'bench-eval-'));
+    dirs.push(out);
+    const io = captureIo();
+    await benchEvalCommand('tau-bench/airline', { agent: 'oracle', k: '2', out, data: BENCHMARKS, tasks: '5', concurrency: '2', maxTurns: '30' }, io);
+    expect(io.out()).toBe('pass^1\t1.0000\npass^2\t1.0000\n');
+    const results = (await readFile(join(out, 'results.jsonl'), 'utf8')).trim().split('\n');
+    expect(results).toHaveLength(10);
+    const trajectories = (await readFile(join(out, 'trajectories.jsonl'), 'utf8')).trim().split('\n');
+    expect(trajectories).toHaveLength(10);
+    expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toMatchObject({ benchmark: 'tau-bench/airline', k: 2, tasks: 5, pass_hat_k: { 'pass^1': 1, 'pass^2': 1 } });
+  });
+
+  it('says the reference agent is not available yet, and that openai needs a model', async () => {
+    const base = { k: '1', out: tmpdir(), data: BENCHMARKS, concurrency: '1', maxTurns: '30' };
+    await expect(benchEvalCommand('tau-bench/airline', { ...base, agent: 'reference' }, captureIo())).rejects.toThrow(/reference policy .* not available/);
+    await expect(benchEvalCommand('tau-bench/airline', { ...base, agent: 'openai' }, captureIo())).rejects.toThrow(/AUTOFORGE_MODEL/);
+  });
+});
+
+describe('autoforge bench eval --agent openai (scripted OpenAI-compatible server)', () => {
+  it('drives the real openai SDK with native tool calls and scores the episode with the benchmark', async () => {
+    const { createScriptedChatServer } = await import('@autoforge/llm/testing');
+    const { createTauBenchAdapter } = await import('@autoforge/bench-adapters');
+    const [task] = await createTauBenchAdapter({ domain: 'airline', dataDir: BENCHMARKS }).tasks('test');
+    const calls = (task?.goldCalls ?? []).filter((c) => c.name !== 'transfer_to_human_agents');
+    const server = await createScriptedChatServer({
+      script: [
+        ...calls.map((c) => ({ type: 'reply' as const, toolCalls: [{ name: c.name, arguments: c.arguments }] })),
+        `All done. ${(task?.requiredOutputs ?? []).join(' ')}`,
+      ],
+    });
+    try {
+      const out = await mkdtemp(join(tmpdir(), 'bench-eval-openai-'));
+      dirs.push(out);
+      const io = captureIo({ AUTOFORGE_MODEL: 'scripted', OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'x' });
+      await benchEvalCommand('tau-bench/airline', { agent: 'openai', k: '1', out, data: BENCHMARKS, tasks: '1', concurrency: '1', maxTurns: '30', cache: false }, io);
+      expect(io.out()).toBe('pass^1\t1.0000\n');
+      expect(server.chatRequests()).toHaveLength(calls.length + 1);
+      const body = server.chatRequests()[0]?.body as { tools: unknown[]; messages: { role: string }[] };
+      expect(body.tools).toHaveLength(14);
+      expect(body.messages[0]?.role).toBe('system');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,141 @@
+import { mkdir, writeFile, appendFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Agent, Task } from '@autoforge/core';
+import type { BenchAdapter } from '@autoforge/bench-adapters';
+import { BENCHMARKS, createBenchAdapter, createOracleAgent, replayTask, runBenchmark } from '@autoforge/bench-adapters';
+import { createOpenAIAgent, createOpenAIChatModel } from '@autoforge/llm';
+import { CliError } from '../errors.js';
+import type { CliIo } from '../io.js';
+
+/** The agents `autoforge bench eval` can run. */
+export const BENCH_AGENTS = ['oracle', 'openai', 'reference'] as const;
+
+/** Options of `autoforge bench replay`. */
+export interface BenchReplayCommandOptions {
+  split?: string;
+  data?: string;
+}
+
+/** Options of `autoforge bench eval`. */
+export interface BenchEvalCommandOptions {
+  agent: (typeof BENCH_AGENTS)[number];
+  k: string;
+  out: string;
+  split?: string;
+  data?: string;
+  tasks?: string;
+  concurrency: string;
+  maxTurns: string;
+  cache?: string | false;
+}
+
+function integer(text: string, option: string, min: number, max: number): number {
+  if (!/^\d+$/.test(text)) throw new CliError('E_USAGE', `${option} must be an integer, got "${text}"`);
+  const n = Number(text);
+  if (n < min || n > max) throw new CliError('E_USAGE', `${option} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function adapterFor(name: string, data: string | undefined, io: CliIo): BenchAdapter {
+  const dir = data ?? io.env.AUTOFORGE_BENCH_DATA;
+  if (dir === undefined || dir === '') {
+    throw new CliError('E_USAGE', '--data <dir> is required (the benchmarks folder; or set AUTOFORGE_BENCH_DATA)');
+  }
+  if (!BENCHMARKS.some((b) => b.name === name)) {
+    throw new CliError('E_USAGE', `unknown benchmark "${name}" (run "autoforge bench list"; known: ${BENCHMARKS.map((b) => b.name).join(', ')})`);
+  }
+  // NL-assertion judges (tau2) use the configured model; without one they are skipped, said on stderr.
+  const judge = io.env.AUTOFORGE_MODEL ? createOpenAIChatModel({ env: io.env }) : undefined;
+  if (judge === undefined && name.startsWith('tau2-bench/')) {
+    io.stderr(`autoforge: ${name}: no AUTOFORGE_MODEL, so NL_ASSERTION rewards are skipped (not judged)\n`);
+  }
+  try {
+    return createBenchAdapter(name, { dataDir: resolve(io.cwd, dir), ...(judge ? { judge } : { nlAssertions: 'skip' as const }) });
+  } catch (error) {
+    throw new CliError('E_INPUT', (error as Error).message);
+  }
+}
+
+async function tasksOf(adapter: BenchAdapter, split: string | undefined): Promise<Task[]> {
+  if (split !== undefined && !adapter.splits.includes(split)) {
+    throw new CliError('E_USAGE', `${adapter.name} has no split "${split}" (${adapter.splits.join(', ')})`);
+  }
+  return adapter.tasks(split);
+}
+
+/** `autoforge bench list`: the benchmark domains this build ports, one per line. */
+export function benchListCommand(io: CliIo): void {
+  for (const b of BENCHMARKS) io.stdout(`${b.name}\t${b.description}\n`);
+}
+
+/**
+ * `autoforge bench replay <bench>/<domain> [--split S] --data <dir>`: replays every task's gold
+ * calls on a fresh environment and prints one JSON line per task:
+ * `{"task", "final_digest", "outputs": [observation texts], "reward"}`.
+ */
+export async function benchReplayCommand(name: string, options: BenchReplayCommandOptions, io: CliIo): Promise<void> {
+  const adapter = adapterFor(name, options.data, io);
+  for (const task of await tasksOf(adapter, options.split)) {
+    const replay = await replayTask(adapter, task);
+    io.stdout(`${JSON.stringify({ task: task.id, final_digest: replay.finalDigest, outputs: replay.outputs, reward: replay.evaluation.reward })}\n`);
+  }
+}
+
+function agentFactory(kind: BenchEvalCommandOptions['agent'], options: BenchEvalCommandOptions, io: CliIo): (task: Task) => Agent {
+  if (kind === 'oracle') return (task) => createOracleAgent(task);
+  if (kind === 'reference') {
+    throw new CliError('E_USAGE', '--agent reference: the reference policy (@autoforge/erpo) is not available to `bench eval` yet; use oracle or openai');
+  }
+  if (!io.env.AUTOFORGE_MODEL) {
+    throw new CliError('E_USAGE', '--agent openai needs a model: set AUTOFORGE_MODEL (and OPENAI_BASE_URL for a local server such as vLLM, Ollama or llama.cpp)');
+  }
+  const cacheDir = options.cache === false || options.cache === undefined ? undefined : join(io.cwd, options.cache);
+  const model = createOpenAIChatModel({ env: io.env, ...(cacheDir ? { cache: { dir: cacheDir } } : {}) });
+  const agent = createOpenAIAgent({ model, temperature: 0 });
+  return () => agent;
+}
+
+/**
+ * `autoforge bench eval <bench>/<domain> --agent oracle|openai|reference [--k K] --out <dir>`:
+ * runs K trials of every task with the benchmark's user simulator (a scripted user that opens
+ * with the instruction), scores them with the benchmark's evaluator, writes
+ * `trajectories.jsonl`, `results.jsonl` and `summary.json` to the out directory, and prints
+ * pass^1..pass^K.
+ */
+export async function benchEvalCommand(name: string, options: BenchEvalCommandOptions, io: CliIo): Promise<void> {
+  const k = integer(options.k, '--k', 1, 100);
+  const concurrency = integer(options.concurrency, '--concurrency', 1, 256);
+  const maxTurns = integer(options.maxTurns, '--max-turns', 1, 1000);
+  const adapter = adapterFor(name, options.data, io);
+  const agent = agentFactory(options.agent, options, io);
+  const tasks = await tasksOf(adapter, options.split);
+  const limit = options.tasks === undefined ? tasks.length : integer(options.tasks, '--tasks', 1, tasks.length);
+  const out = resolve(io.cwd, options.out);
+  await mkdir(out, { recursive: true });
+  const trajectoriesFile = join(out, 'trajectories.jsonl');
+  const resultsFile = join(out, 'results.jsonl');
+  await writeFile(trajectoriesFile, '');
+  await writeFile(resultsFile, '');
+  const run = await runBenchmark(adapter, {
+    agent,
+    k,
+    concurrency,
+    limits: { maxTurns },
+    taskIds: tasks.slice(0, limit).map((t) => t.id),
+    ...(options.split !== undefined ? { split: options.split } : {}),
+    onTrial: async (trial) => {
+      await appendFile(trajectoriesFile, `${JSON.stringify(trial.trajectory)}\n`);
+      await appendFile(resultsFile, `${JSON.stringify({ task: trial.task.id, trial: trial.trial, reward: trial.evaluation.reward, info: trial.evaluation.info })}\n`);
+    },
+  });
+  const summary = {
+    benchmark: adapter.name,
+    split: options.split ?? adapter.splits[0],
+    agent: options.agent,
+    tasks: limit,
+    k,
+    pass_hat_k: Object.fromEntries(run.passHatK.map((v, i) => [`pass^${i + 1}`, v])),
+  };
+  await writeFile(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  run.passHatK.forEach((value, i) => io.stdout(`pass^${i + 1}\t${value.toFixed(4)}\n`));
+}

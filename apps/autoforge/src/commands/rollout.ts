@@ -1,0 +1,181 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Agent, InjectedUserError, Task, Trajectory, UserSimulator } from '@autoforge/core';
+import { canonicalJson, createRng } from '@autoforge/core';
+import { createOracleAgent } from '@autoforge/dag-blueprint';
+import type { RolloutJob } from '@autoforge/env-runtime';
+import { rolloutMany } from '@autoforge/env-runtime';
+import type { ChatModel } from '@autoforge/llm';
+import { createOpenAIAgent, createOpenAIChatModel } from '@autoforge/llm';
+import { createReferencePolicy, selectBackend } from '@autoforge/erpo/tfjs';
+import { createLLMUser, createScriptedUser } from '@autoforge/user-sim';
+import { SingleBar } from 'cli-progress';
+import { CliError } from '../errors.js';
+import type { CliIo } from '../io.js';
+import type { RunDir } from '../run-dir.js';
+import { environmentPool, loadRunDir, loadTrajectories } from '../run-dir.js';
+
+/** The agents `autoforge rollout` can run. */
+export const AGENTS = ['oracle', 'reference', 'openai'] as const;
+/** The user simulators `autoforge rollout` can run. */
+export const USERS = ['scripted', 'llm'] as const;
+/** The error kinds a scripted user can inject. */
+export const ERROR_KINDS: readonly InjectedUserError['kind'][] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement'];
+
+/** Options of `autoforge rollout`. */
+export interface RolloutCommandOptions {
+  agent: (typeof AGENTS)[number];
+  user: (typeof USERS)[number];
+  userErrorRate: string;
+  errorKinds?: string;
+  rollouts: string;
+  concurrency: string;
+  seed: string;
+  maxTurns: string;
+  out: string;
+  progress?: boolean;
+  cache?: string | false;
+}
+
+export function number(text: string, option: string, min: number, max: number, integer = true): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || (integer && !Number.isInteger(n))) {
+    throw new CliError('E_USAGE', `${option} must be ${integer ? 'an integer' : 'a number'}, got "${text}"`);
+  }
+  if (n < min || n > max) throw new CliError('E_USAGE', `${option} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+/** The chat model of the LLM components: OPENAI_BASE_URL / OPENAI_API_KEY / AUTOFORGE_MODEL. */
+export function modelFromEnv(io: CliIo, what: string, cache: string | false | undefined): ChatModel {
+  if (!io.env.AUTOFORGE_MODEL) {
+    throw new CliError('E_USAGE', `${what} needs a model: set AUTOFORGE_MODEL (and OPENAI_BASE_URL for a local server such as vLLM, Ollama or llama.cpp)`);
+  }
+  const cacheDir = cache === false || cache === undefined ? undefined : join(io.cwd, cache);
+  return createOpenAIChatModel({ env: io.env, ...(cacheDir ? { cache: { dir: cacheDir } } : {}) });
+}
+
+/** The agent for a task. */
+export function agentFactory(run: RunDir, kind: RolloutCommandOptions['agent'], model: () => ChatModel, seed = 0): (task: Task, jobSeed?: number) => Agent {
+  if (kind === 'reference') {
+    // The untrained offline policy (uniform over its candidate actions); `autoforge train` trains it.
+    const policy = createReferencePolicy({ seed });
+    return (_task, jobSeed) => policy.agent({ seed: jobSeed ?? seed });
+  }
+  if (kind === 'openai') {
+    const agent = createOpenAIAgent({ model: model(), temperature: 0 });
+    return () => agent;
+  }
+  return (task) => {
+    const id = task.metadata?.blueprintId;
+    const blueprint = typeof id === 'string' ? run.blueprints.get(id) : undefined;
+    if (!blueprint) throw new CliError('E_INPUT', `${run.name}: task ${task.id} has no blueprint in blueprints.jsonl (the oracle needs its plan)`);
+    return createOracleAgent({ blueprint, task });
+  };
+}
+
+/** Summary lines of a set of trajectories. */
+export function summarizeTrajectories(trajectories: readonly Trajectory[]): string[] {
+  const n = trajectories.length;
+  if (n === 0) return ['no episodes'];
+  const success = trajectories.filter((t) => t.reward === 1).length;
+  const byTermination = new Map<string, number>();
+  for (const t of trajectories) byTermination.set(t.termination, (byTermination.get(t.termination) ?? 0) + 1);
+  const injected = new Map<string, number>();
+  for (const t of trajectories) for (const e of t.injectedUserErrors) injected.set(e.kind, (injected.get(e.kind) ?? 0) + 1);
+  const clean = trajectories.filter((t) => t.injectedUserErrors.length === 0);
+  const cleanSuccess = clean.filter((t) => t.reward === 1).length;
+  const turns = trajectories.reduce((a, t) => a + t.messages.filter((m) => m.role === 'assistant').length, 0) / n;
+  const calls = trajectories.reduce((a, t) => a + t.steps.length, 0) / n;
+  const lines = [
+    `episodes: ${n}, success ${success}/${n} (${((100 * success) / n).toFixed(1)}%)`,
+    `without injected user errors: success ${cleanSuccess}/${clean.length}${clean.length > 0 ? ` (${((100 * cleanSuccess) / clean.length).toFixed(1)}%)` : ''}`,
+    `ended by: ${[...byTermination].sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `per episode: ${turns.toFixed(1)} agent turns, ${calls.toFixed(1)} tool calls`,
+  ];
+  if (injected.size > 0) lines.push(`injected user errors: ${[...injected].sort().map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  return lines;
+}
+
+/**
+ * `autoforge rollout <run-dir>`: every task × `--rollouts` episodes of an agent against a
+ * simulated user, streamed to `trajectories.jsonl` (append-only; a rerun resumes, skipping
+ * finished episodes and repairing a torn last line). The options are recorded in
+ * `rollout.json`; a rerun with other options is refused rather than mixing episodes.
+ */
+export async function rolloutCommand(dirArg: string, options: RolloutCommandOptions, io: CliIo): Promise<void> {
+  const errorRate = number(options.userErrorRate, '--user-error-rate', 0, 1, false);
+  const rollouts = number(options.rollouts, '--rollouts', 1, 1000);
+  const concurrency = number(options.concurrency, '--concurrency', 1, 4096);
+  const seed = number(options.seed, '--seed', -(2 ** 31), 2 ** 32);
+  const maxTurns = number(options.maxTurns, '--max-turns', 1, 10_000);
+  const errorKinds = (options.errorKinds ?? ERROR_KINDS.join(',')).split(',').map((k) => k.trim()).filter((k) => k !== '');
+  for (const k of errorKinds) {
+    if (!(ERROR_KINDS as readonly string[]).includes(k)) throw new CliError('E_USAGE', `--error-kinds: unknown kind "${k}" (known: ${ERROR_KINDS.join(', ')})`);
+  }
+  const run = await loadRunDir(dirArg, io);
+  if (run.tasks.length === 0) throw new CliError('E_INPUT', `${dirArg}/tasks.jsonl has no tasks`);
+  const outName = options.out;
+  const out = join(run.dir, outName);
+
+  const settings = { agent: options.agent, user: options.user, userErrorRate: errorRate, errorKinds, rollouts, seed, maxTurns, out: outName };
+  const settingsFile = join(run.dir, outName.replace(/\.jsonl$/, '') + '.json');
+  let previous: string | undefined;
+  try {
+    previous = await readFile(settingsFile, 'utf8');
+  } catch {
+    previous = undefined;
+  }
+  const settingsText = `${JSON.stringify(settings, null, 2)}\n`;
+  if (previous !== undefined && canonicalJson(JSON.parse(previous)) !== canonicalJson(settings)) {
+    throw new CliError('E_USAGE', `${dirArg}/${outName} was written with other options (see ${dirArg}/${outName.replace(/\.jsonl$/, '')}.json); use --out <file> for a new set of episodes`);
+  }
+  await writeFile(settingsFile, settingsText);
+
+  let model: ChatModel | undefined;
+  const getModel = (): ChatModel => (model ??= modelFromEnv(io, `--agent openai / --user llm`, options.cache));
+  if (options.agent === 'reference') await selectBackend({ prefer: 'wasm', log: () => {} });
+  const agentFor = agentFactory(run, options.agent, getModel, seed);
+  const userFor = (task: Task, jobSeed: number): UserSimulator =>
+    options.user === 'llm'
+      ? createLLMUser(task, { model: getModel() })
+      : createScriptedUser(task, { seed: jobSeed, errorRate, errorKinds: errorKinds as InjectedUserError['kind'][] });
+
+  const jobs: RolloutJob[] = [];
+  for (const task of run.tasks) {
+    for (let r = 0; r < rollouts; r++) jobs.push({ task, rollout: r, seed: createRng(seed, 'rollout', task.id, r).uint32() });
+  }
+  // Fail on a missing blueprint before any episode runs.
+  for (const task of run.tasks) agentFor(task);
+
+  const pool = environmentPool(run);
+  const bar = options.progress === false ? undefined : new SingleBar({ format: 'rollout [{bar}] {value}/{total} episodes | {success} solved | {eta_formatted} left', hideCursor: true, stream: process.stderr });
+  let solved = 0;
+  const started = performance.now();
+  try {
+    bar?.start(jobs.length, 0, { success: 0 });
+    const summary = await rolloutMany({
+      jobs,
+      environmentFor: (task) => pool.get(task.envId),
+      agentFor: (job) => agentFor(job.task, job.seed),
+      userFor: (job) => userFor(job.task, job.seed ?? job.rollout),
+      out,
+      concurrency,
+      limits: { maxTurns },
+      onTrajectory: (t, done) => {
+        if (t.reward === 1) solved += 1;
+        bar?.update(done, { success: solved });
+      },
+    });
+    bar?.update(jobs.length, { success: solved });
+    bar?.stop();
+    const seconds = (performance.now() - started) / 1000;
+    const trajectories = await loadTrajectories(run, outName);
+    io.stdout(`rollout ${dirArg}: ${summary.ran} episodes run, ${summary.skipped} already done${summary.repairedBytes > 0 ? `, a torn last line (${summary.repairedBytes} bytes) repaired` : ''} in ${seconds.toFixed(1)} s\n`);
+    for (const line of summarizeTrajectories(trajectories)) io.stdout(`  ${line}\n`);
+    io.stdout(`  agent ${options.agent}, user ${options.user}${options.user === 'scripted' ? ` (error rate ${errorRate})` : ''}, ${rollouts} rollout(s) per task → ${dirArg}/${outName}\n`);
+  } finally {
+    bar?.stop();
+    pool.close();
+  }
+}

@@ -1,0 +1,111 @@
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Task } from '@autoforge/core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BENCHMARKS, CLI, runAutoforge } from './test-support.js';
+
+const exec = promisify(execFile);
+const root = mkdtempSync(join(tmpdir(), 'autoforge-serve-'));
+const run = join(root, 'retail');
+let tasks: Task[];
+
+beforeAll(async () => {
+  const synth = await runAutoforge([
+    'synth', join(BENCHMARKS, 'tau-bench/retail/tools.json'), '--db', join(BENCHMARKS, 'tau-bench/retail/data'),
+    '--out', run, '--tasks', '3', '--seed', '3', '--no-progress',
+  ]);
+  expect(synth.code, synth.stderr).toBe(0);
+  tasks = readFileSync(join(run, 'tasks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Task);
+});
+
+interface Served {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  output: () => string;
+  exit: Promise<number | null>;
+}
+
+const children: ChildProcessWithoutNullStreams[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** Starts `autoforge serve` and resolves once it printed its URL. */
+function startServe(args: string[], env: Record<string, string> = {}): Promise<Served> {
+  const child = spawn(process.execPath, [CLI, 'serve', run, '--port', '0', ...args], { env: { ...process.env, ...env } });
+  children.push(child);
+  let out = '';
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve({ child, url: match[1] as string, output: () => out, exit });
+    });
+    void exit.then((code) => reject(new Error(`autoforge serve exited (${code}) before listening:\n${out}`)));
+  });
+}
+
+async function api(url: string, method: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('autoforge serve', () => {
+  it('prints its URL, replays every gold episode of a synthesized run to reward 1 over HTTP, and exits 0 on SIGTERM', async () => {
+    const served = await startServe([], { AUTOFORGE_SERVE_TOKEN: 'tok-123' });
+    expect(served.output()).toMatch(/3 task\(s\), auth bearer token/);
+    expect((await fetch(`${served.url}/health`)).status).toBe(200);
+    expect((await fetch(`${served.url}/envs`)).status).toBe(401);
+    for (const task of tasks) {
+      const opened = await api(served.url, 'POST', '/sessions', 'tok-123', { taskId: task.id });
+      expect(opened.status).toBe(201);
+      const id = opened.body.sessionId as string;
+      for (const call of task.goldCalls) {
+        const stepped = await api(served.url, 'POST', `/sessions/${id}/step`, 'tok-123', call);
+        expect(stepped.body.ok, JSON.stringify(stepped.body)).toBe(true);
+      }
+      for (const output of task.requiredOutputs) await api(served.url, 'POST', `/sessions/${id}/messages`, 'tok-123', { role: 'assistant', content: output });
+      const reward = await api(served.url, 'GET', `/sessions/${id}/reward`, 'tok-123');
+      expect(reward.body).toMatchObject({ reward: 1, stateMatch: true });
+      expect((await api(served.url, 'DELETE', `/sessions/${id}`, 'tok-123')).status).toBe(200);
+    }
+    served.child.kill('SIGTERM');
+    expect(await served.exit).toBe(0);
+    expect(served.output()).toContain('autoforge serve: stopped (SIGTERM)');
+  });
+
+  const python = spawnSync('python3', ['--version']).status === 0;
+  it.skipIf(!python)('the Python example client (standard library only) replays tasks to reward 1', async () => {
+    const served = await startServe(['--token', 'py-tok']);
+    const client = join(import.meta.dirname, '..', 'examples', 'python', 'serve_client.py');
+    const { stdout } = await exec('python3', ['-B', client, '--url', served.url, '--token', 'py-tok', '--tasks', '2']);
+    expect(stdout).toContain('1 environment(s), 3 task(s)');
+    expect(stdout).toContain('mean reward 1.000 over 2 task(s)');
+    served.child.kill('SIGINT');
+    expect(await served.exit).toBe(0);
+  });
+
+  it('exits 2 with a located message for a bad run directory or option', async () => {
+    const missing = await runAutoforge(['serve', join(root, 'nothing')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/nothing: not a run directory/);
+    const port = await runAutoforge(['serve', run, '--port', 'http']);
+    expect(port.code).toBe(2);
+    expect(port.stderr).toContain('--port must be a non-negative integer, got "http"');
+    const cap = await runAutoforge(['serve', run, '--max-sessions', '0']);
+    expect(cap.code).toBe(2);
+    expect(cap.stderr).toContain('--max-sessions must be between 1 and 1000000');
+  });
+});

@@ -1,0 +1,16 @@
+export type { Judge, UserErrorKind } from './judge.js';
+export { USER_ERROR_KINDS } from './judge.js';
+export type { RuleJudgeOptions } from './rule-judge.js';
+export { createRuleJudge } from './rule-judge.js';
+export type { LLMJudgeOptions } from './llm-judge.js';
+export { createLLMJudge, llmJudgeMessages, verdictSchema } from './llm-judge.js';
+export { LLM_JUDGE_PROMPT } from './prompts/llm-judge.js';
+export type { JudgeAllOptions, JudgeAllSummary, JudgeFailure } from './judge-all.js';
+export { judgeAll } from './judge-all.js';
+export { meuMask } from './meu-mask.js';
+export type { JudgeScore, PrecisionRecall } from './score-judge.js';
+export { scoreJudge } from './score-judge.js';
+export type { FactClaim } from './fact-claims.js';
+export { factClaims, normalizeValue, resolveSubject } from './fact-claims.js';
+export type { JudgeErrorCode } from './error.js';
+export { JudgeError } from './error.js';

@@ -1,0 +1,191 @@
+import type { FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, truncate } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Task, Trajectory, Verdict } from '@autoforge/core';
+import { canonicalJson, isJsonObject } from '@autoforge/core';
+import { JudgeError } from './error.js';
+import type { Judge } from './judge.js';
+
+/** Options of {@link judgeAll}. */
+export interface JudgeAllOptions {
+  /**
+   * Path of `verdicts.jsonl`: append-only, one verdict per line in the order of
+   * `trajectories`; trajectories that already have a line are skipped (resume), and a torn
+   * last line left by a crash is dropped and judged again. Default: no file.
+   */
+  out?: string;
+  /** Trajectories judged at once. Default `4`. */
+  concurrency?: number;
+  /** Called after each new verdict is written, with the number of new verdicts so far. Default: none. */
+  onVerdict?: (verdict: Verdict, done: number) => void;
+}
+
+/** A trajectory the judge could not judge. No line is written for it, so a rerun tries again. */
+export interface JudgeFailure {
+  trajectoryId: string;
+  /** `E_MISSING_TASK`, a `JudgeError` code such as `E_MODEL`, or `E_UNKNOWN`. */
+  code: string;
+  message: string;
+  error: unknown;
+}
+
+/** What {@link judgeAll} did. */
+export interface JudgeAllSummary {
+  /** A verdict for every judged trajectory, in input order: read from `out` or new. */
+  verdicts: Verdict[];
+  /** New verdicts. */
+  judged: number;
+  /** Trajectories whose verdict was already in `out`. */
+  skipped: number;
+  /** Trajectories without a verdict (model failures, missing tasks), in input order. */
+  failures: JudgeFailure[];
+}
+
+type TaskLookup = ReadonlyMap<string, Task> | Readonly<Record<string, Task>>;
+
+function taskOf(tasks: TaskLookup, id: string): Task | undefined {
+  if (tasks instanceof Map) return (tasks as ReadonlyMap<string, Task>).get(id);
+  return Object.prototype.hasOwnProperty.call(tasks, id) ? (tasks as Readonly<Record<string, Task>>)[id] : undefined;
+}
+
+/** The verdicts already in `path` (none when it does not exist); drops a torn last line. */
+async function readVerdicts(path: string): Promise<Map<string, Verdict>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    throw new JudgeError('E_VERDICTS_FILE', `${path}: cannot be read: ${(error as Error).message}`, { cause: error });
+  }
+  const end = text.lastIndexOf('\n') + 1;
+  // A line without its newline was being written when the process died: drop it.
+  if (end < text.length) await truncate(path, Buffer.byteLength(text.slice(0, end)));
+  const out = new Map<string, Verdict>();
+  text
+    .slice(0, end)
+    .split('\n')
+    .forEach((line, i) => {
+      if (line.trim() === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        value = undefined;
+      }
+      if (!isJsonObject(value) || typeof value.trajectoryId !== 'string') {
+        throw new JudgeError('E_VERDICTS_FILE', `${path}:${i + 1}: not a verdict (only a torn last line is repaired)`);
+      }
+      out.set((value as unknown as Verdict).trajectoryId, value as unknown as Verdict);
+    });
+  return out;
+}
+
+function failureOf(trajectoryId: string, error: unknown): JudgeFailure {
+  const code = error instanceof JudgeError ? error.code : 'E_UNKNOWN';
+  return { trajectoryId, code, message: error instanceof Error ? error.message : String(error), error };
+}
+
+/**
+ * Judges every trajectory with `judge` (at most `concurrency` at once), writing each verdict
+ * as a line of canonical JSON to `out` in the order of `trajectories` — so the file is the same
+ * byte for byte whatever the timing — and skipping trajectories already in the file.
+ *
+ * A judge that throws (e.g. the LLM judge's `E_MODEL`) or a trajectory whose task is missing
+ * does not stop the batch: it is reported in `failures`, and no line is written for it.
+ *
+ * @throws JudgeError `E_OPTIONS` for a bad `concurrency`; `E_VERDICTS_FILE` when `out` holds a
+ *   broken line other than the last, or cannot be written.
+ * @example
+ * const { verdicts, failures } = await judgeAll(trajectories, new Map(tasks.map((t) => [t.id, t])), createRuleJudge(), { out: 'runs/a/verdicts.jsonl' });
+ * const mask = verdicts.map(meuMask);
+ */
+export async function judgeAll(
+  trajectories: readonly Trajectory[],
+  tasksById: TaskLookup,
+  judge: Judge,
+  options: JudgeAllOptions = {},
+): Promise<JudgeAllSummary> {
+  const concurrency = options.concurrency ?? 4;
+  if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
+    throw new JudgeError('E_OPTIONS', `judgeAll: \`concurrency\` must be a positive integer, got ${String(concurrency)}`);
+  }
+  const existing = options.out === undefined ? new Map<string, Verdict>() : await readVerdicts(options.out);
+  const seen = new Set<string>();
+  const todo: Trajectory[] = [];
+  for (const t of trajectories) {
+    if (seen.has(t.id)) continue;
+    seen.add(t.id);
+    if (!existing.has(t.id)) todo.push(t);
+  }
+
+  let file: FileHandle | undefined;
+  if (options.out !== undefined && todo.length > 0) {
+    try {
+      await mkdir(dirname(options.out), { recursive: true });
+      file = await open(options.out, 'a');
+    } catch (error) {
+      throw new JudgeError('E_VERDICTS_FILE', `${options.out}: cannot be written: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  const results: ({ ok: true; verdict: Verdict } | { ok: false; failure: JudgeFailure } | undefined)[] = new Array(todo.length);
+  const fresh = new Map<string, Verdict>();
+  const failures: JudgeFailure[] = [];
+  let written = 0;
+  let done = 0;
+  let writing: Promise<void> = Promise.resolve();
+
+  // Writes finished results in input order; a slow trajectory holds back the lines after it.
+  const flush = async (): Promise<void> => {
+    while (written < results.length) {
+      const r = results[written];
+      if (r === undefined) return;
+      written += 1;
+      if (!r.ok) {
+        failures.push(r.failure);
+        continue;
+      }
+      if (file) await file.write(`${canonicalJson(r.verdict)}\n`);
+      fresh.set(r.verdict.trajectoryId, r.verdict);
+      done += 1;
+      options.onVerdict?.(r.verdict, done);
+    }
+  };
+
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < todo.length) {
+      const i = next++;
+      const t = todo[i] as Trajectory;
+      const task = taskOf(tasksById, t.taskId);
+      if (!task) {
+        const error = new JudgeError('E_MISSING_TASK', `judgeAll: trajectory ${t.id} names task ${t.taskId}, which is not in tasksById`);
+        results[i] = { ok: false, failure: failureOf(t.id, error) };
+      } else {
+        try {
+          results[i] = { ok: true, verdict: await judge.judge(t, task) };
+        } catch (error) {
+          results[i] = { ok: false, failure: failureOf(t.id, error) };
+        }
+      }
+      writing = writing.then(flush);
+      await writing;
+    }
+  };
+
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, todo.length) }, worker));
+  } catch (error) {
+    throw error instanceof JudgeError
+      ? error
+      : new JudgeError('E_VERDICTS_FILE', `${options.out ?? 'verdicts'}: cannot be written: ${(error as Error).message}`, { cause: error });
+  } finally {
+    await file?.close();
+  }
+
+  const verdicts: Verdict[] = [];
+  for (const id of seen) {
+    const v = existing.get(id) ?? fresh.get(id);
+    if (v) verdicts.push(v);
+  }
+  return { verdicts, judged: fresh.size, skipped: seen.size - todo.length, failures };
+}

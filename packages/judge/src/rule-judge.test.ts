@@ -1,0 +1,209 @@
+import type { Message, Task, ToolStep, Trajectory, UserFact } from '@autoforge/core';
+import { askForFacts, factStatement, USER_STOP_TOKEN } from '@autoforge/core';
+import { describe, expect, it } from 'vitest';
+import { JudgeError } from './error.js';
+import { createRuleJudge } from './rule-judge.js';
+
+const email: UserFact = { key: 'email', description: 'your email', value: 'ada.lovelace1815@example.com' };
+const zip: UserFact = { key: 'zip', description: 'your zip', value: '10108' };
+const reason: UserFact = { key: 'reason', description: 'the reason for cancel pending order', value: 'no longer needed' };
+
+const task: Task = {
+  id: 'shop/t1',
+  envId: 'shop',
+  intent: 'You want to cancel pending order (reason: "no longer needed"). You have in mind the order whose status is "pending". If asked, your email is "ada.lovelace1815@example.com" and your zip is "10108".',
+  userFacts: [email, zip, reason],
+  goldCalls: [{ name: 'cancel_pending_order', arguments: { order_id: '#W1', reason: 'no longer needed' } }],
+  expectedFinalDigest: '0'.repeat(64),
+  requiredOutputs: [],
+};
+const readTask: Task = { ...task, id: 'shop/t2', intent: 'You want to know the total of the order. If asked, your email is "ada.lovelace1815@example.com".', userFacts: [email], requiredOutputs: ['1,234.50'] };
+
+const opening = 'I want to cancel pending order (reason: "no longer needed"). I have in mind the order whose status is "pending".';
+const u = (content: string): Message => ({ role: 'user', content });
+const a = (content: string): Message => ({ role: 'assistant', content });
+const stop = (text: string) => u(`${text} ${USER_STOP_TOKEN}`);
+const said = (fact: UserFact, value = fact.value) => factStatement(fact, value);
+
+function trajectory(messages: Message[], over: Partial<Trajectory> = {}, t: Task = task): Trajectory {
+  return {
+    id: `${t.id}#0`,
+    envId: t.envId,
+    taskId: t.id,
+    rollout: 0,
+    seed: 0,
+    messages,
+    steps: [],
+    termination: 'user_stop',
+    finalDigest: '0'.repeat(64),
+    reward: 1,
+    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    durationMs: 0,
+    injectedUserErrors: [],
+    metadata: {},
+    ...over,
+  };
+}
+
+const clean = (): Message[] => [
+  u(opening),
+  a(askForFacts([email, zip])),
+  u(`${said(email)} ${said(zip)}`),
+  a(askForFacts([reason])),
+  u(said(reason)),
+  a('All done: your order is cancelled. Is there anything else I can help you with?'),
+  stop("Thank you, that's all I needed."),
+];
+
+const judge = createRuleJudge();
+const verdictOf = (messages: Message[], over: Partial<Trajectory> = {}, t: Task = task) => judge.judge(trajectory(messages, over, t), t);
+
+describe('createRuleJudge', () => {
+  it('finds nothing in a clean episode and blames no one', async () => {
+    expect(await verdictOf(clean())).toEqual({
+      trajectoryId: 'shop/t1#0',
+      taskId: 'shop/t1',
+      envId: 'shop',
+      rollout: 0,
+      userError: false,
+      kinds: [],
+      blame: 'none',
+      evidence: [],
+      judge: 'rule',
+    });
+  });
+
+  it('wrong_fact: a value that differs from the task’s, quoted or not, whatever the subject’s wording', async () => {
+    const m = clean();
+    m[2] = u(`${said(email)} ${said(zip, '10180')}`);
+    const v = await verdictOf(m);
+    expect(v).toMatchObject({ userError: true, kinds: ['wrong_fact'], blame: 'user' });
+    expect(v.evidence).toEqual([{ messageIndex: 2, note: 'wrong_fact: the user said "zip" is "10180"; the task says "10108"' }]);
+    m[2] = u('Sure, my email address is "ada.lovelace1851@example.com" and my zip is 10108.');
+    expect((await verdictOf(m)).kinds).toEqual(['wrong_fact']);
+    m[2] = u('Sure, my email is ada.lovelace1815@example.com and my zip is 10180.');
+    expect((await verdictOf(m)).kinds).toEqual(['wrong_fact']);
+    m[2] = u('Sure, my email is ada.lovelace1815@example.com and my zip is 10108 I think.');
+    expect((await verdictOf(m)).kinds).toEqual([]);
+    // Unquoted words about something that is only like a fact are not read as that fact.
+    m[2] = u(`${said(email)} ${said(zip)} My email address is not working lately.`);
+    expect((await verdictOf(m)).kinds).toEqual([]);
+  });
+
+  it('contradiction: two values for one fact, whichever came first, and no wrong_fact besides', async () => {
+    for (const [first, second] of [
+      ['10108', '10180'],
+      ['10180', '10108'],
+    ]) {
+      const m = clean();
+      m[2] = u(`${said(email)} ${said(zip, first)}`);
+      m[4] = u(`${said(reason)} Sorry, I misspoke: my zip is "${second}".`);
+      const v = await verdictOf(m);
+      expect(v.kinds).toEqual(['contradiction']);
+      expect(v.evidence.map((e) => e.messageIndex)).toEqual([4]);
+    }
+    // Saying the same value twice is no contradiction.
+    const m = clean();
+    m[4] = u(`${said(reason)} ${said(zip)}`);
+    expect((await verdictOf(m)).kinds).toEqual([]);
+  });
+
+  it('tells facts that share a subject apart by their set of values', async () => {
+    const s1: UserFact = { key: 'state', description: 'the state for modify user address', value: 'TX' };
+    const s2: UserFact = { key: 'state_2', description: 'the state for modify user address', value: 'OH' };
+    const t: Task = { ...task, userFacts: [s1, s2] };
+    const both = (x: string, y: string) => [u('hi'), a(askForFacts([s1])), u(`${said(s1, x)} ${said(s2, y)}`), a('Done.'), stop('Thanks.')];
+    expect((await verdictOf(both('TX', 'OH'), {}, t)).kinds).toEqual([]);
+    expect((await verdictOf(both('CA', 'OH'), {}, t)).kinds).toEqual(['wrong_fact']);
+    const m = both('TX', 'OH');
+    m[4] = u(`Sorry, I misspoke: ${said(s1, 'CA')}`);
+    m.push(a('Noted.'), stop('Thanks.'));
+    expect((await verdictOf(m, {}, t)).kinds).toEqual(['contradiction']);
+    // Facts named by their keys' words (as the scripted user does for shared descriptions) are told apart.
+    const byKey = [u('hi'), a(askForFacts([s1])), u('My state is "TX". My state 2 is "TX".'), a('Done.'), stop('Thanks.')];
+    expect((await verdictOf(byKey, {}, t)).kinds).toEqual(['wrong_fact']);
+    byKey[2] = u('My state is "TX". My state 2 is "OH".');
+    expect((await verdictOf(byKey, {}, t)).kinds).toEqual([]);
+    // Regression: two facts with one subject and the same value, one of them misstated, is a wrong fact.
+    const same: Task = { ...task, userFacts: [s1, { ...s2, value: 'TX' }] };
+    expect((await verdictOf(both('TX', 'TZ'), {}, same)).kinds).toEqual(['wrong_fact']);
+    const restated = both('TX', 'TX');
+    restated[4] = u(`Sorry, I misspoke: ${said(s1, 'TZ')}`);
+    restated.push(a('Noted.'), stop('Thanks.'));
+    expect((await verdictOf(restated, {}, same)).kinds).toEqual(['contradiction']);
+  });
+
+  it('early_stop: the user stops while the agent asks for a fact, a confirmation or anything else', async () => {
+    const m = clean().slice(0, 2);
+    m.push(stop('Actually, never mind. I have to go now.'));
+    const v = await verdictOf(m, { reward: 0 });
+    expect(v).toMatchObject({ kinds: ['early_stop'], blame: 'user' });
+    expect(v.evidence).toEqual([{ messageIndex: 2, note: 'early_stop: the user stopped although the agent asked for email, zip' }]);
+    const confirm = [...clean().slice(0, 5), a('I will cancel order #W1. Shall I proceed?'), stop('Bye.')];
+    expect((await verdictOf(confirm, { reward: 0 })).kinds).toEqual(['early_stop']);
+    const other = [...clean().slice(0, 5), a('What is your date of birth?'), stop('Bye.')];
+    expect((await verdictOf(other, { reward: 0 })).kinds).toEqual(['early_stop']);
+  });
+
+  it('is no early stop when the user cannot answer, or when the agent gave up', async () => {
+    const unable = [...clean().slice(0, 5), a('What is your date of birth?'), u("I'm sorry, I don't know that."), a('What is your date of birth?'), stop("I'm sorry, I don't know that, and I can't help any further.")];
+    expect(await verdictOf(unable, { reward: 0 })).toMatchObject({ kinds: [], blame: 'agent' });
+    const failed = [...clean().slice(0, 5), a('I am sorry, I could not complete your request.'), stop('Thank you.')];
+    expect(await verdictOf(failed, { reward: 0 })).toMatchObject({ kinds: [], blame: 'agent' });
+  });
+
+  it('read-only tasks: stopping before the answer is early only if the user never asked for it', async () => {
+    const base = [u('I want to know the total of the order.'), a(askForFacts([email])), u(said(email)), a('I looked it up.')];
+    expect((await verdictOf([...base, stop('Bye.')], { reward: 0 }, readTask)).kinds).toEqual(['early_stop']);
+    const prompted = [...base, u('Could you tell me what you found?'), a('I looked it up.'), stop('I still do not have it, bye.')];
+    expect((await verdictOf(prompted, { reward: 0 }, readTask)).kinds).toEqual([]);
+    const answered = [...base.slice(0, 3), a('The total is 1234.50.'), stop('Thanks.')];
+    expect((await verdictOf(answered, {}, readTask)).kinds).toEqual([]);
+  });
+
+  it('invented_requirement: a demand about things absent from the task and the dialogue', async () => {
+    const m = clean();
+    m[4] = u(`${said(reason)} Please also refund the shipping fee to my card.`);
+    const v = await verdictOf(m);
+    expect(v.kinds).toEqual(['invented_requirement']);
+    expect(v.evidence[0]).toEqual({ messageIndex: 4, note: 'invented_requirement: the user asked for something the task does not contain: "Please also refund the shipping fee to my card."' });
+    // Paraphrases, confirmations and prompts are not requirements.
+    for (const text of ['Yes, please go ahead.', 'Could you tell me what you found?', 'Please cancel the pending order, I no longer need it.', 'Can you also check the order status?']) {
+      const n = clean();
+      n[4] = u(`${said(reason)} ${text}`);
+      expect((await verdictOf(n)).kinds, text).toEqual([]);
+    }
+    // Echoing what the agent offered is not inventing.
+    const echoed = clean();
+    echoed[3] = a(`${askForFacts([reason])} We can also refund the shipping fee to your card.`);
+    echoed[4] = u(`${said(reason)} Please also refund the shipping fee to my card.`);
+    expect((await verdictOf(echoed)).kinds).toEqual([]);
+  });
+
+  it('blames the environment for failed episodes with environment-side tool failures, else the agent', async () => {
+    const step = (code: 'timeout' | 'tool_error', message: string): ToolStep => ({
+      messageIndex: 3,
+      call: { id: 'c', name: 'cancel_pending_order', arguments: '{}' },
+      result: { ok: false, error: { code, message } },
+      durationMs: 1,
+    });
+    expect((await verdictOf(clean(), { reward: 0, steps: [step('timeout', 'tool timed out after 50 ms')] })).blame).toBe('environment');
+    expect((await verdictOf(clean(), { reward: 0, steps: [step('tool_error', "TypeError: Cannot read properties of undefined (reading 'x')")] })).blame).toBe('environment');
+    expect((await verdictOf(clean(), { reward: 0, steps: [step('tool_error', 'order not found: #W9')] })).blame).toBe('agent');
+    expect((await verdictOf(clean(), { reward: 1, steps: [step('timeout', 'tool timed out')] })).blame).toBe('none');
+    expect(await verdictOf(clean(), { termination: 'user_error', reward: 0, metadata: { error: 'model down' } })).toMatchObject({ userError: true, kinds: [], blame: 'user' });
+  });
+
+  it('never reads the injected errors it is scored against', async () => {
+    const m = clean();
+    const plain = await verdictOf(m);
+    const labelled = await verdictOf(m, { injectedUserErrors: [{ kind: 'wrong_fact', messageIndex: 2, detail: { key: 'zip' } }] });
+    expect(labelled).toEqual(plain);
+  });
+
+  it('rejects a task that is not the trajectory’s, and bad options', async () => {
+    await expect(judge.judge(trajectory(clean()), readTask)).rejects.toThrow(JudgeError);
+    expect(() => createRuleJudge({ minNovelWords: -1 })).toThrow(/minNovelWords/);
+    expect(createRuleJudge({ name: 'rules-v2' }).name).toBe('rules-v2');
+  });
+});

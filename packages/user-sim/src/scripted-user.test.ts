@@ -1,0 +1,248 @@
+import type { InjectedUserError, Message, Task, UserFact, UserReply, UserSimulator } from '@autoforge/core';
+import { askForFacts, factStatement, parseFactStatements, statementsAbout, USER_STOP_TOKEN } from '@autoforge/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { UserSimError } from './error.js';
+import { INVENTED_REQUIREMENTS } from './invented-requirements.js';
+import type { UserErrorKind } from './scripted-user.js';
+import { createScriptedUser, SCRIPTED_PHRASES, USER_ERROR_KINDS } from './scripted-user.js';
+
+const email: UserFact = { key: 'email', description: 'your email', value: 'ada.lovelace1815@example.com' };
+const zip: UserFact = { key: 'zip', description: 'your zip', value: '10108' };
+const zip2: UserFact = { key: 'zip_2', description: 'the zip for modify user address', value: '94102' };
+const reason: UserFact = { key: 'reason', description: 'the reason for cancel pending order', value: 'no longer needed' };
+
+const writeTask: Task = {
+  id: 'shop/cancel-1',
+  envId: 'shop',
+  intent:
+    'You want to cancel pending order (order id: the order whose status is "pending"; reason: "no longer needed"). You want to modify user address (zip: "94102"). If asked: your email is "ada.lovelace1815@example.com"; your zip is "10108".',
+  userFacts: [email, zip, reason, zip2],
+  goldCalls: [],
+  expectedFinalDigest: '0'.repeat(64),
+  requiredOutputs: [],
+};
+const readTask: Task = {
+  ...writeTask,
+  id: 'shop/read-1',
+  intent: 'You want to find out the total from get order details. If asked: your email is "ada.lovelace1815@example.com".',
+  userFacts: [email],
+  requiredOutputs: ['1,234.50'],
+};
+
+/** Plays a conversation: the agent function sees the messages and answers, until the user stops. */
+async function talk(user: UserSimulator, agent: (messages: readonly Message[], turn: number) => string, maxTurns = 12) {
+  const messages: Message[] = [];
+  const replies: UserReply[] = [];
+  const errors: InjectedUserError[] = [];
+  const push = (r: UserReply) => {
+    replies.push(r);
+    messages.push({ role: 'user', content: r.content });
+    for (const e of (r.metadata?.injectedUserErrors ?? []) as unknown as InjectedUserError[]) errors.push(e);
+  };
+  push(await user.start({ messages }));
+  for (let turn = 0; turn < maxTurns && !(replies[replies.length - 1] as UserReply).stop; turn++) {
+    messages.push({ role: 'assistant', content: agent(messages, turn) });
+    push(await user.reply({ messages }));
+  }
+  return { messages, replies, errors, last: replies[replies.length - 1] as UserReply };
+}
+
+/** Asks one fact per turn, then says it is done. */
+const oneByOne =
+  (task: Task, done = 'All done: your request has been completed.') =>
+  (_messages: readonly Message[], turn: number): string => {
+    const fact = task.userFacts[turn];
+    return fact ? askForFacts([fact]) : done;
+  };
+
+describe('createScriptedUser', () => {
+  it('opens with the intent in the first person, without the facts it should only give when asked', async () => {
+    const user = createScriptedUser(writeTask, { seed: 1 });
+    const opening = await user.start({ messages: [] });
+    expect(opening).toEqual({
+      content:
+        'I want to cancel pending order (order id: the order whose status is "pending"; reason: "no longer needed"). I want to modify user address (zip: "94102").',
+      stop: false,
+    });
+    expect(user.name).toBe('scripted');
+  });
+
+  it('answers every asked fact with one factStatement each, in the task’s order', async () => {
+    const user = createScriptedUser(writeTask, { seed: 1 });
+    const messages: Message[] = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: askForFacts([zip, email]) },
+    ];
+    const r = await user.reply({ messages });
+    expect(r).toEqual({ content: `${factStatement(email, email.value)} ${factStatement(zip, zip.value)}`, stop: false });
+    expect(statementsAbout(r.content, email)[0]?.value).toBe(email.value);
+  });
+
+  it('names facts with the same description by their keys, so that the agent can tell them apart', async () => {
+    const items: UserFact = { key: 'item_ids', description: 'the item ids for return delivered order items', value: '2658930189' };
+    const items2: UserFact = { ...items, key: 'item_ids_2', value: '5570660360' };
+    const user = createScriptedUser({ ...writeTask, userFacts: [items, items2] }, { seed: 1 });
+    const r = await user.reply({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: askForFacts([items, items2]) }] });
+    expect(r.content).toBe('My item ids is "2658930189". My item ids 2 is "5570660360".');
+    expect(statementsAbout(r.content, items).map((x) => x.value)).toEqual(['2658930189']);
+    expect(statementsAbout(r.content, items2).map((x) => x.value)).toEqual(['5570660360']);
+  });
+
+  it('says it does not know what it was not told, and confirms actions', async () => {
+    const user = createScriptedUser(writeTask, { seed: 1 });
+    const ask = async (content: string) => (await user.reply({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content }] })).content;
+    expect(await ask('What is your date of birth?')).toBe(SCRIPTED_PHRASES.dontKnow);
+    expect(await ask(`${askForFacts([email])} And your date of birth?`)).toBe(`${factStatement(email, email.value)} ${SCRIPTED_PHRASES.dontKnowRest}`);
+    expect(await ask('I will cancel order #W1. Shall I proceed?')).toBe(SCRIPTED_PHRASES.confirm);
+  });
+
+  it('stops with a thank-you and ###STOP### once the agent asks nothing (write task)', async () => {
+    const { last, replies, errors } = await talk(createScriptedUser(writeTask, { seed: 1 }), oneByOne(writeTask));
+    expect(last).toEqual({ content: `${SCRIPTED_PHRASES.thanks} ${USER_STOP_TOKEN}`, stop: true });
+    expect(replies).toHaveLength(writeTask.userFacts.length + 2);
+    expect(errors).toEqual([]);
+  });
+
+  it('for a read-only task, stops only after the required output appeared (lower-cased, commas removed)', async () => {
+    const done = await talk(createScriptedUser(readTask, { seed: 1 }), oneByOne(readTask, 'The total is 1234.50.'));
+    expect(done.last.stop).toBe(true);
+    expect(done.last.content).toContain(SCRIPTED_PHRASES.thanks);
+  });
+
+  it('asks for a missing answer maxPrompts times, then gives up', async () => {
+    const { replies, last } = await talk(createScriptedUser(readTask, { seed: 1 }), oneByOne(readTask, 'I looked it up.'));
+    expect(replies.map((r) => r.content).filter((c) => c === SCRIPTED_PHRASES.prompt)).toHaveLength(2);
+    expect(last).toEqual({ content: `${SCRIPTED_PHRASES.giveUpOutput} ${USER_STOP_TOKEN}`, stop: true });
+    const once = await talk(createScriptedUser(readTask, { seed: 1, maxPrompts: 0 }), oneByOne(readTask, 'I looked it up.'));
+    expect(once.replies.filter((r) => r.content === SCRIPTED_PHRASES.prompt)).toHaveLength(0);
+  });
+
+  it('gives up after maxUnhelpfulTurns questions it cannot answer', async () => {
+    const { replies, last } = await talk(createScriptedUser(writeTask, { seed: 1, maxUnhelpfulTurns: 3 }), () => 'What is your date of birth?');
+    expect(replies.slice(1, -1).map((r) => r.content)).toEqual([SCRIPTED_PHRASES.dontKnow, SCRIPTED_PHRASES.dontKnow, SCRIPTED_PHRASES.dontKnow]);
+    expect(last).toEqual({ content: `${SCRIPTED_PHRASES.giveUpUnhelpful} ${USER_STOP_TOKEN}`, stop: true });
+  });
+
+  it('is deterministic: the same task, seed and conversation give the same replies (invariant)', async () => {
+    const agentTurn = fc.oneof(
+      fc.subarray(writeTask.userFacts, { minLength: 1 }).map((facts) => askForFacts(facts)),
+      fc.constantFrom('Shall I proceed?', 'What is your date of birth?', 'All done.', 'Here is the total: 1,234.50.'),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.integer(), fc.double({ min: 0, max: 1, noNaN: true }), fc.array(agentTurn, { minLength: 1, maxLength: 8 }), async (seed, errorRate, turns) => {
+        const play = () => talk(createScriptedUser(writeTask, { seed, errorRate }), (_m, i) => turns[i % turns.length] as string);
+        const a = await play();
+        const b = await play();
+        expect(b.replies).toEqual(a.replies);
+        // Stateless: asking again for any prefix of the conversation gives the same reply.
+        const user = createScriptedUser(writeTask, { seed, errorRate });
+        const k = a.messages.length - 1;
+        expect(await user.reply({ messages: a.messages.slice(0, k) })).toEqual(a.replies[a.replies.length - 1]);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('rejects bad options with E_OPTIONS', () => {
+    const bad = (options: object) => () => createScriptedUser(writeTask, options as never);
+    expect(bad({})).toThrow(UserSimError);
+    expect(bad({ seed: 1, errorRate: 1.5 })).toThrow(/errorRate/);
+    expect(bad({ seed: 1, errorKinds: ['typo'] })).toThrow(/unknown error kind "typo"/);
+    expect(bad({ seed: 1, maxPrompts: -1 })).toThrow(/maxPrompts/);
+  });
+});
+
+describe('createScriptedUser error injection', () => {
+  const only = (kind: UserErrorKind, seed: number) => createScriptedUser(writeTask, { seed, errorRate: 1, errorKinds: [kind] });
+  const statedValues = (messages: readonly Message[], fact: UserFact) =>
+    messages.filter((m) => m.role === 'user').flatMap((m) => statementsAbout(m.content as string, fact).map((s) => s.value));
+
+  it('wrong_fact: one fact gets a wrong value, kept when asked again, recorded where first said', async () => {
+    for (let seed = 0; seed < 20; seed++) {
+      const { messages, errors } = await talk(only('wrong_fact', seed), (_m, turn) => (turn < 2 ? askForFacts(writeTask.userFacts) : 'Done.'));
+      expect(errors).toHaveLength(1);
+      const e = errors[0] as InjectedUserError;
+      expect(e.kind).toBe('wrong_fact');
+      expect(e.messageIndex).toBe(2);
+      const fact = writeTask.userFacts.find((f) => f.key === e.detail.key) as UserFact;
+      expect(e.detail.saidValue).not.toEqual(fact.value);
+      // The judge could not tell zip from zip_2 by value if the wrong value were the other's own.
+      const said = statedValues(messages, fact);
+      expect(said).toEqual([e.detail.saidValue, e.detail.saidValue]);
+      for (const other of writeTask.userFacts.filter((f) => f !== fact)) expect(statedValues(messages, other).every((v) => v === other.value)).toBe(true);
+    }
+  });
+
+  it('contradiction: a fact is restated with another value in the next reply, in both orders', async () => {
+    const orders = new Set<unknown>();
+    for (let seed = 0; seed < 20; seed++) {
+      const { messages, errors } = await talk(only('contradiction', seed), oneByOne(writeTask));
+      expect(errors).toHaveLength(1);
+      const e = errors[0] as InjectedUserError;
+      expect(e.kind).toBe('contradiction');
+      orders.add(e.detail.order);
+      expect(e.detail.firstValue).not.toEqual(e.detail.secondValue);
+      expect([e.detail.firstValue, e.detail.secondValue]).toContainEqual(e.detail.trueValue);
+      const carrier = messages[e.messageIndex] as Message;
+      expect(carrier.content).toContain(SCRIPTED_PHRASES.misspoke);
+      const fact = writeTask.userFacts.find((f) => f.key === e.detail.key) as UserFact;
+      expect(statedValues(messages, fact)).toEqual([e.detail.firstValue, e.detail.secondValue]);
+      expect(statedValues(messages.slice(0, e.messageIndex), fact)).toEqual([e.detail.firstValue]);
+    }
+    expect(orders).toEqual(new Set(['true_then_wrong', 'wrong_then_true']));
+  });
+
+  it('early_stop: stops while the agent is still asking, at varying turns', async () => {
+    const turns = new Set<unknown>();
+    for (let seed = 0; seed < 20; seed++) {
+      const { last, errors, messages } = await talk(only('early_stop', seed), oneByOne(writeTask));
+      expect(errors).toHaveLength(1);
+      const e = errors[0] as InjectedUserError;
+      expect(e.kind).toBe('early_stop');
+      expect(last.stop).toBe(true);
+      expect(last.content).toContain(USER_STOP_TOKEN);
+      expect(e.messageIndex).toBe(messages.length - 1);
+      expect(messages[messages.length - 2]?.content).toMatch(/^Could you tell me/);
+      turns.add(e.detail.turn);
+    }
+    expect(turns.size).toBeGreaterThan(1);
+  });
+
+  it('invented_requirement: adds a demand absent from the task to the opening or one of the next two replies', async () => {
+    const at = new Set<unknown>();
+    for (let seed = 0; seed < 20; seed++) {
+      const { errors, messages, last } = await talk(only('invented_requirement', seed), oneByOne(writeTask));
+      expect(errors).toHaveLength(1);
+      const e = errors[0] as InjectedUserError;
+      expect(e.kind).toBe('invented_requirement');
+      expect(INVENTED_REQUIREMENTS).toContain(e.detail.requirement);
+      expect(messages[e.messageIndex]?.content).toContain(e.detail.requirement);
+      expect(parseFactStatements(e.detail.requirement as string)).toEqual([]);
+      at.add(e.detail.turn);
+      expect(last.stop).toBe(true);
+    }
+    expect(at).toEqual(new Set([0, 1, 2]));
+  });
+
+  it('injects nothing when the chance never comes (no fact is ever asked)', async () => {
+    const { errors } = await talk(only('wrong_fact', 3), () => 'All done.');
+    expect(errors).toEqual([]);
+    const noFacts = createScriptedUser({ ...writeTask, userFacts: [] }, { seed: 3, errorRate: 1, errorKinds: ['contradiction'] });
+    expect((await talk(noFacts, () => 'All done.')).errors).toEqual([]);
+  });
+
+  it('injects one error in about errorRate of the episodes, spread over the kinds', async () => {
+    const kinds = new Map<string, number>();
+    let episodes = 0;
+    for (let seed = 0; seed < 400; seed++) {
+      const { errors } = await talk(createScriptedUser(writeTask, { seed, errorRate: 0.3 }), oneByOne(writeTask));
+      expect(errors.length).toBeLessThanOrEqual(1);
+      if (errors[0]) kinds.set(errors[0].kind, (kinds.get(errors[0].kind) ?? 0) + 1);
+      episodes += errors.length;
+    }
+    expect(episodes / 400).toBeGreaterThan(0.22);
+    expect(episodes / 400).toBeLessThan(0.38);
+    expect([...kinds.keys()].sort()).toEqual([...USER_ERROR_KINDS].sort());
+  });
+});
