@@ -37,11 +37,75 @@ afterAll(async () => {
 });
 
 describe('autoforge bench list', () => {
-  it('lists tau-bench and tau2-bench retail and airline', () => {
+  it('lists tau-bench and tau2-bench retail and airline, ACEBench agent and VitaBench delivery and in-store', () => {
     const io = captureIo();
     benchListCommand(io);
-    for (const name of ['tau-bench/retail', 'tau-bench/airline', 'tau2-bench/airline', 'tau2-bench/retail']) {
+    for (const name of ['tau-bench/retail', 'tau-bench/airline', 'tau2-bench/airline', 'tau2-bench/retail', 'acebench/agent', 'vitabench/delivery', 'vitabench/instore']) {
       expect(io.out()).toContain(`${name}\t`);
+    }
+  });
+});
+
+describe('autoforge bench replay / eval: acebench/agent', () => {
+  it('replays the milestone path of every multi-turn sample; all but one reach the ground truth (reward 1)', async () => {
+    const io = captureIo();
+    await benchReplayCommand('acebench/agent', { split: 'multi_turn', data: BENCHMARKS }, io);
+    const lines = io.out().trim().split('\n').map((l) => JSON.parse(l) as { task: string; reward: number });
+    expect(lines).toHaveLength(30);
+    expect(lines.filter((l) => l.reward !== 1).map((l) => l.task)).toEqual(['agent_multi_turn_6']);
+  });
+
+  it('runs the oracle on multi-step samples with the executor user and prints pass^1', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'bench-eval-ace-'));
+    dirs.push(out);
+    const io = captureIo();
+    await benchEvalCommand('acebench/agent', { agent: 'oracle', k: '1', out, data: BENCHMARKS, split: 'multi_step', tasks: '4', concurrency: '1', maxTurns: '30' }, io);
+    // agent_multi_step_0 and _1 cannot succeed: their milestones order a product that is not on the menu.
+    expect(io.out()).toBe('pass^1\t0.5000\n');
+    // The oracle makes the milestone calls, so its process accuracy is 1 even where they fail.
+    const results = (await readFile(join(out, 'results.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { reward: number; info: { process_accuracy: number } });
+    expect(results.map((r) => [r.reward, r.info.process_accuracy])).toEqual([
+      [0, 1],
+      [0, 1],
+      [1, 1],
+      [1, 1],
+    ]);
+  });
+});
+
+describe('autoforge bench replay / eval: vitabench', () => {
+  it('replays without a judge: every task at reward 0, and says why on stderr', async () => {
+    let stderr = '';
+    const io = { ...captureIo(), stderr: (t: string) => void (stderr += t) };
+    await benchReplayCommand('vitabench/instore', { data: BENCHMARKS }, io);
+    const lines = io.out().trim().split('\n').map((l) => JSON.parse(l) as { reward: number; outputs: string[] });
+    expect(lines).toHaveLength(100);
+    expect(lines.every((l) => l.reward === 0 && l.outputs.length === 0)).toBe(true);
+    expect(stderr).toMatch(/vitabench\/instore: no AUTOFORGE_MODEL, so the rubrics are not judged/);
+  });
+
+  it('evaluates an OpenAI agent and judges the rubrics with the configured model (one scripted server for both)', async () => {
+    const { createScriptedChatServer } = await import('@autoforge/llm/testing');
+    const server = await createScriptedChatServer({
+      handler: (request) => {
+        const body = request.body as { tools?: unknown[]; messages: { content: string }[] };
+        if (body.tools !== undefined) return 'I ordered the rice noodles for you.';
+        const rubrics = JSON.parse(/<current_rubrics>\n([\s\S]*)\n<\/current_rubrics>/.exec(body.messages[1]?.content ?? '')?.[1] ?? '[]') as { rubric_idx: string }[];
+        return JSON.stringify(rubrics.map((r) => ({ rubric_idx: r.rubric_idx, justification: 'ok', meetExpectation: true })));
+      },
+    });
+    try {
+      const out = await mkdtemp(join(tmpdir(), 'bench-eval-vita-'));
+      dirs.push(out);
+      const io = captureIo({ AUTOFORGE_MODEL: 'scripted', OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'x' });
+      await benchEvalCommand('vitabench/delivery', { agent: 'openai', k: '1', out, data: BENCHMARKS, tasks: '1', concurrency: '1', maxTurns: '10', cache: false }, io);
+      expect(io.out()).toBe('pass^1\t1.0000\n');
+      const bodies = server.chatRequests().map((r) => r.body as { tools?: unknown[] });
+      expect(bodies.filter((b) => b.tools !== undefined)).toHaveLength(1);
+      expect(bodies.find((b) => b.tools !== undefined)?.tools).toHaveLength(20);
+      expect(bodies.filter((b) => b.tools === undefined)).toHaveLength(1);
+    } finally {
+      await server.close();
     }
   });
 });

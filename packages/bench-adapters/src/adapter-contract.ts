@@ -8,13 +8,40 @@ import type { BenchAdapter } from './adapter.js';
 import { BenchAdapterError } from './error.js';
 import { createInstructionUser } from './instruction-user.js';
 import { createOracleAgent } from './oracle-agent.js';
+import { replayGoldCalls } from './tau-bench-adapter.js';
 import { replayTask } from './replay-task.js';
 import { runBenchmark } from './run-benchmark.js';
 
-/** Registers the contract tests for one adapter. */
-export function adapterContract(label: string, make: () => BenchAdapter): void {
+/** How an adapter differs from the default expectations. */
+export interface ContractOptions {
+  /**
+   * Tasks of the default split whose gold replay does not score 1 because the benchmark's data
+   * contradicts itself (each adapter's README names them). Default none.
+   */
+  goldFailures?: readonly string[];
+  /**
+   * The reward comes from an LLM judge (VitaBench's rubrics) and the suite runs without one: the
+   * reward checks of gold, idle and oracle episodes are left to the adapter's own tests. Default false.
+   */
+  judged?: boolean;
+  /** Tasks of the default split the determinism check replays on a second load. Default 5. */
+  sample?: number;
+}
+
+/** Up to `n` tasks spread over the list (first and last included), in order. */
+function spread<T>(items: readonly T[], n: number): T[] {
+  if (items.length <= n) return [...items];
+  return Array.from({ length: n }, (_, i) => items[Math.round((i * (items.length - 1)) / (n - 1))] as T);
+}
+
+/**
+ * Registers the contract tests for one adapter. `make` is called twice: once for the adapter
+ * every test shares, once for the determinism check (a second, independent load).
+ */
+export function adapterContract(label: string, make: () => BenchAdapter, options: ContractOptions = {}): void {
   describe(`BenchAdapter contract: ${label}`, () => {
     const adapter = make();
+    const goldFailures = new Set(options.goldFailures ?? []);
 
     it('names itself <bench>/<domain> and has a policy, tools and at least one split', () => {
       expect(adapter.name).toMatch(/^[a-z0-9-]+\/[a-z0-9-]+$/);
@@ -23,7 +50,7 @@ export function adapterContract(label: string, make: () => BenchAdapter): void {
       expect(adapter.splits.length).toBeGreaterThan(0);
     });
 
-    it('has a valid, pure-JSON environment spec whose tools are the tool doc\'s, each with a native', () => {
+    it("has a valid, pure-JSON environment spec whose tools are the tool doc's, each with a native", () => {
       const spec = adapter.environmentSpec;
       expect(validateEnvironmentSpec(spec).ok).toBe(true);
       expect(JSON.parse(JSON.stringify(spec))).toEqual(spec);
@@ -32,13 +59,6 @@ export function adapterContract(label: string, make: () => BenchAdapter): void {
         expect(tool.implementation.kind).toBe('native');
         if (tool.implementation.kind === 'native') expect(typeof adapter.natives[tool.implementation.ref]).toBe('function');
       }
-    });
-
-    it('runs from the spec and its natives alone (a second environment from the same JSON)', async () => {
-      const env = await createEnvironment(JSON.parse(JSON.stringify(adapter.environmentSpec)), { natives: { ...adapter.natives } });
-      const session = env.createSession();
-      expect(session.digest()).toBe(digest(adapter.environmentSpec.seedState));
-      env.close();
     });
 
     it('loads the tasks of every split as core Tasks with gold calls of known tools', async () => {
@@ -61,21 +81,36 @@ export function adapterContract(label: string, make: () => BenchAdapter): void {
       await expect(adapter.tasks('no-such-split')).rejects.toBeInstanceOf(BenchAdapterError);
     });
 
-    it('returns the same tasks on every call (deterministic loading)', async () => {
-      const a = await adapter.tasks();
-      const b = await make().tasks();
-      expect(b).toEqual(a);
+    it('loads deterministically: the same tasks on every call; a second load, run from its spec JSON alone, reproduces the seed and a sample of gold digests', async () => {
+      const tasks = await adapter.tasks();
+      expect(await adapter.tasks()).toEqual(tasks);
+      const again = make();
+      expect(digest(again.environmentSpec as never)).toBe(digest(adapter.environmentSpec as never));
+      expect(again.toolDoc).toEqual(adapter.toolDoc);
+      // The second environment is built from the spec's JSON text and the natives only.
+      const env = await createEnvironment(JSON.parse(JSON.stringify(again.environmentSpec)), { natives: { ...again.natives } });
+      expect(env.createSession().digest()).toBe(digest(adapter.environmentSpec.seedState));
+      for (const task of spread(tasks, options.sample ?? 5)) {
+        const session = env.createSession(task.initialState !== undefined ? { initialState: task.initialState as never } : {});
+        expect(session.digest(), task.id).toBe(task.initialDigest);
+        replayGoldCalls(session, task.goldCalls);
+        expect(session.digest(), task.id).toBe(task.expectedFinalDigest);
+        session.close();
+      }
+      env.close();
     });
 
-    it('scores the gold replay of every task of the default split 1', async () => {
+    it.skipIf(options.judged === true)('scores the gold replay of every task of the default split 1 (but the listed data contradictions)', async () => {
+      const failed: string[] = [];
       for (const task of await adapter.tasks()) {
         const replay = await replayTask(adapter, task);
         expect(replay.finalDigest, task.id).toBe(task.expectedFinalDigest);
-        expect(replay.evaluation.reward, task.id).toBe(1);
+        if (replay.evaluation.reward !== 1) failed.push(task.id);
       }
+      expect(failed).toEqual([...goldFailures]);
     });
 
-    it('scores an episode that changes nothing 0 on a task whose gold calls change the state', async () => {
+    it.skipIf(options.judged === true)('scores an episode that changes nothing 0 on a task whose gold calls change the state', async () => {
       const tasks = await adapter.tasks();
       const task = tasks.find((t) => t.expectedFinalDigest !== t.initialDigest) as Task;
       expect(task).toBeDefined();
@@ -85,16 +120,24 @@ export function adapterContract(label: string, make: () => BenchAdapter): void {
       expect(run.passHatK).toEqual([0]);
     });
 
-    it('gives the oracle agent reward 1 through the rollout loop with the instruction user', async () => {
-      const [task] = await adapter.tasks();
+    it.skipIf(options.judged === true)('gives the oracle agent reward 1 through the rollout loop with the instruction user', async () => {
+      const task = (await adapter.tasks()).find((t) => !goldFailures.has(t.id)) as Task;
       const run = await runBenchmark(adapter, {
         agent: (t) => createOracleAgent(t),
         user: (t) => createInstructionUser(t),
-        taskIds: [(task as Task).id],
+        taskIds: [task.id],
         k: 2,
       });
       expect(run.trials.map((t) => t.evaluation.reward)).toEqual([1, 1]);
       expect(run.passHatK).toEqual([1, 1]);
+    });
+
+    it.runIf(options.judged === true)('evaluates an episode of the first task to a reward in [0, 1] with its components', async () => {
+      const [task] = await adapter.tasks();
+      const replay = await replayTask(adapter, task as Task);
+      expect(replay.evaluation.reward).toBeGreaterThanOrEqual(0);
+      expect(replay.evaluation.reward).toBeLessThanOrEqual(1);
+      expect(Object.keys(replay.evaluation.info).length).toBeGreaterThan(0);
     });
   });
 }

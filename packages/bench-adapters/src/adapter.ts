@@ -1,4 +1,4 @@
-import type { JsonObject, Task, ToolDoc, Trajectory } from '@autoforge/core';
+import type { JsonObject, Task, ToolDoc, Trajectory, UserSimulator } from '@autoforge/core';
 import type { Environment, EnvironmentSpec, NativeTool } from '@autoforge/env-runtime';
 
 /** A benchmark's verdict on one trajectory: its reward and the components it computed. */
@@ -36,6 +36,12 @@ export interface BenchAdapter {
    * `Task`s. Throws `E_SPLIT` for an unknown split.
    */
   tasks(split?: string): Promise<Task[]>;
+  /**
+   * The benchmark's own offline user for a task, where it has one (ACEBench's multi-step samples
+   * answer every text reply with a fixed sentence); `undefined` leaves the choice to the caller
+   * (`runBenchmark` then uses `createInstructionUser`).
+   */
+  user?(task: Task, trial: number): UserSimulator | undefined;
   /**
    * The benchmark's own reward for a finished trajectory of `task`. Asynchronous because some
    * benchmarks grade with an LLM judge (tau2's NL assertions, VitaBench's rubrics).

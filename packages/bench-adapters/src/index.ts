@@ -26,3 +26,35 @@ export type { BenchmarkInfo, CreateBenchAdapterOptions } from './registry.js';
 export { BENCHMARKS, createBenchAdapter } from './registry.js';
 export { pyFloatRepr, pyRound } from './python-number.js';
 export { pythonCalculate } from './python-arithmetic.js';
+export type { AceBenchAgentAdapterOptions } from './acebench-agent-adapter.js';
+export {
+  ACEBENCH_FINISH,
+  ACEBENCH_SAVED_ATTRIBUTES,
+  ACEBENCH_STEP_REPLY,
+  aceBenchClassResults,
+  aceBenchMilestones,
+  aceBenchProcess,
+  createAceBenchAgentAdapter,
+  createAceBenchStepUser,
+} from './acebench-agent-adapter.js';
+export type { AceBenchAgentCheck, AceBenchClassResult } from './acebench-agent-check.js';
+export { aceBenchAgentCheck, aceBenchAgentSummary, aceBenchProcessAccuracy } from './acebench-agent-check.js';
+export type { AceBenchCall, AceBenchCheck, ScoreAceBenchCallOptions } from './acebench-checker.js';
+export { aceBenchStandardize, scoreAceBenchCall, scoreAceBenchSpecial } from './acebench-checker.js';
+export type { AceBenchCategory, AceBenchSample } from './acebench-data.js';
+export { ACEBENCH_CATEGORIES, loadAceBenchCategory } from './acebench-data.js';
+export type { AceBenchClass } from './acebench-phone-tools.js';
+export { ACEBENCH_PHONE_TOOLS } from './acebench-phone-tools.js';
+export { ACEBENCH_TRAVEL_TOOLS } from './acebench-travel-tools.js';
+export type { PythonCall } from './python-call.js';
+export { parsePythonCalls, pythonCallsText } from './python-call.js';
+export type { PyFormatOptions, PyJsonDumpsOptions } from './python-repr.js';
+export { pyJsonDumps, pyRepr } from './python-repr.js';
+export type { PyValue } from './python-value.js';
+export { PyFloat, parsePyJson, pyEquals } from './python-value.js';
+export type { VitaBenchAdapterOptions, VitaBenchDomain } from './vitabench-adapter.js';
+export { createVitaBenchAdapter } from './vitabench-adapter.js';
+export type { JudgeVitaRubricsOptions, VitaEvaluation, VitaRubricCheck, VitaRubricTask, VitaRubricVerdict } from './vitabench-judge.js';
+export { judgeVitaRubrics, vitaRubrics, vitaTranscript, vitaWeekday } from './vitabench-judge.js';
+export { VITABENCH_DELIVERY_TOOLS, VITABENCH_INSTORE_TOOLS, vitaDeliveryMinutes, vitaDistance } from './vitabench-tools.js';
+export { fuzzDefaultProcess, fuzzExtract, fuzzPartialRatio, fuzzRatio, fuzzRerank } from './fuzzy-ratio.js';

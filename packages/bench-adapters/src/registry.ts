@@ -1,7 +1,9 @@
 import type { BenchAdapter } from './adapter.js';
 import { BenchAdapterError } from './error.js';
 import type { ChatModel } from '@autoforge/llm';
+import { createAceBenchAgentAdapter } from './acebench-agent-adapter.js';
 import { createTauBenchAdapter } from './tau-bench-adapter.js';
+import { createVitaBenchAdapter } from './vitabench-adapter.js';
 import { createTau2BenchAdapter } from './tau2-bench-adapter.js';
 
 /** A benchmark domain this package ports. */
@@ -18,15 +20,21 @@ export const BENCHMARKS: readonly BenchmarkInfo[] = [
   { name: 'tau-bench/airline', description: 'tau-bench airline: 14 tools, flights/reservations/users DB, test tasks' },
   { name: 'tau2-bench/airline', description: 'tau2-bench airline: 14 tools, 50 tasks (base/train/test), DB + COMMUNICATE rewards' },
   { name: 'tau2-bench/retail', description: 'tau2-bench retail: 16 tools, 114 tasks (base/train/test), DB + NL_ASSERTION rewards (LLM judge)' },
+  { name: 'acebench/agent', description: 'ACEBench agent: 5 stateful API classes, 22 functions, 50 samples (multi_step/multi_turn), end-to-end + process accuracy' },
+  { name: 'vitabench/delivery', description: 'VitaBench delivery: 20 tools, 100 tasks each with its own environment, rubric reward (LLM judge)' },
+  { name: 'vitabench/instore', description: 'VitaBench in-store: 24 tools, 100 tasks each with its own environment, rubric reward (LLM judge)' },
 ];
 
 /** Options of `createBenchAdapter`. */
 export interface CreateBenchAdapterOptions {
   /** The benchmarks root (holding `tau-bench/`, …), or the benchmark's or domain's own folder. */
   dataDir: string;
-  /** The LLM judge of benchmarks that grade with one (tau2 NL assertions). Default: none. */
+  /** The LLM judge of benchmarks that grade with one (tau2 NL assertions, VitaBench rubrics). Default: none. */
   judge?: ChatModel;
-  /** tau2: `skip` leaves NL assertions out of the reward when there is no judge. Default `judge`. */
+  /**
+   * `skip`: tau2 leaves NL assertions out of the reward; VitaBench scores 0 without judging its
+   * rubrics (its reward is the rubrics alone). Default `judge` (a judge is then required).
+   */
   nlAssertions?: 'judge' | 'skip';
 }
 
@@ -44,6 +52,16 @@ export function createBenchAdapter(name: string, options: CreateBenchAdapterOpti
         dataDir: options.dataDir,
         ...(options.judge ? { judge: options.judge } : {}),
         ...(options.nlAssertions ? { nlAssertions: options.nlAssertions } : {}),
+      });
+    case 'acebench/agent':
+      return createAceBenchAgentAdapter({ dataDir: options.dataDir });
+    case 'vitabench/delivery':
+    case 'vitabench/instore':
+      return createVitaBenchAdapter({
+        domain: name === 'vitabench/delivery' ? 'delivery' : 'instore',
+        dataDir: options.dataDir,
+        ...(options.judge ? { judge: options.judge } : {}),
+        ...(options.nlAssertions ? { rubrics: options.nlAssertions } : {}),
       });
     default:
       throw new BenchAdapterError(

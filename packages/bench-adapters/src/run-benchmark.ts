@@ -10,7 +10,7 @@ import { passHatK } from './pass-hat-k.js';
 export interface RunBenchmarkOptions {
   /** The agent for one trial of a task. */
   agent: (task: Task, trial: number) => Agent;
-  /** The user for one trial. Default: `createInstructionUser(task)`. */
+  /** The user for one trial. Default: the adapter's `user(task, trial)`, else `createInstructionUser(task)`. */
   user?: (task: Task, trial: number) => UserSimulator;
   /** Split. Default: the adapter's first split. */
   split?: string;
@@ -73,7 +73,7 @@ export async function runBenchmark(adapter: BenchAdapter, options: RunBenchmarkO
         environment,
         task,
         agent: options.agent(task, trial),
-        user: options.user ? options.user(task, trial) : createInstructionUser(task),
+        user: options.user ? options.user(task, trial) : (adapter.user?.(task, trial) ?? createInstructionUser(task)),
         rollout: trial,
         seed: trial,
         ...(options.limits ? { limits: options.limits } : {}),

@@ -44,10 +44,14 @@ function adapterFor(name: string, data: string | undefined, io: CliIo): BenchAda
   if (!BENCHMARKS.some((b) => b.name === name)) {
     throw new CliError('E_USAGE', `unknown benchmark "${name}" (run "autoforge bench list"; known: ${BENCHMARKS.map((b) => b.name).join(', ')})`);
   }
-  // NL-assertion judges (tau2) use the configured model; without one they are skipped, said on stderr.
+  // LLM judges (tau2 NL assertions, VitaBench rubrics) use the configured model; without one they
+  // are skipped, said on stderr.
   const judge = io.env.AUTOFORGE_MODEL ? createOpenAIChatModel({ env: io.env }) : undefined;
   if (judge === undefined && name.startsWith('tau2-bench/')) {
     io.stderr(`autoforge: ${name}: no AUTOFORGE_MODEL, so NL_ASSERTION rewards are skipped (not judged)\n`);
+  }
+  if (judge === undefined && name.startsWith('vitabench/')) {
+    io.stderr(`autoforge: ${name}: no AUTOFORGE_MODEL, so the rubrics are not judged and every reward is 0\n`);
   }
   try {
     return createBenchAdapter(name, { dataDir: resolve(io.cwd, dir), ...(judge ? { judge } : { nlAssertions: 'skip' as const }) });
@@ -97,8 +101,8 @@ function agentFactory(kind: BenchEvalCommandOptions['agent'], options: BenchEval
 
 /**
  * `autoforge bench eval <bench>/<domain> --agent oracle|openai|reference [--k K] --out <dir>`:
- * runs K trials of every task with the benchmark's user simulator (a scripted user that opens
- * with the instruction), scores them with the benchmark's evaluator, writes
+ * runs K trials of every task with the benchmark's offline user (ACEBench multi-step: its
+ * executor's fixed reply; otherwise a scripted user that opens with the instruction), scores them with the benchmark's evaluator, writes
  * `trajectories.jsonl`, `results.jsonl` and `summary.json` to the out directory, and prints
  * pass^1..pass^K.
  */
