@@ -23,6 +23,7 @@ export const OP = {
   text: 17,
   texts: 18,
   error: 19,
+  findIds: 20,
 } as const;
 
 /**
@@ -228,6 +229,7 @@ export const SANDBOX_PRELUDE: string = String.raw`(function (rawHost, maxOutputC
     ids(c) { return parse(host1(${OP.ids}, key(c, 'collection'))); },
     all(c) { return lazyList(host1(${OP.all}, key(c, 'collection'))); },
     find(c, where) { return lazyList(host2(${OP.find}, key(c, 'collection'), stringify(where === undefined ? {} : where))); },
+    findIds(c, where) { return parse(host2(${OP.findIds}, key(c, 'collection'), stringify(where === undefined ? {} : where))); },
     put(c, id, record) {
       const col = key(c, 'collection');
       const k = key(id, 'id');

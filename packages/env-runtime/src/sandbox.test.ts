@@ -112,6 +112,11 @@ const PROBES: Record<string, string> = {
     };
   }`,
   return_untouched_list: `function run(args, ctx) { return ctx.db.find('items', {}); }`,
+  find_ids: `function run(args, ctx) {
+    ctx.db.put('items', 'b', { name: 'second', tags: ['x'] });
+    ctx.db.put('items', 'c', { name: 'second' });
+    return [ctx.db.findIds('items', { name: 'second' }), ctx.db.findIds('items', { 'tags.0': 'x' }), ctx.db.findIds('items', { name: 'none' })];
+  }`,
   put_untouched: `function run(args, ctx) { ctx.db.put('items', 'copy', ctx.db.get('items', 'a')); return ctx.db.get('items', 'copy'); }`,
   touch_one_of_list: `function run(args, ctx) {
     ctx.db.put('items', 'b', { name: 'second' });
@@ -419,6 +424,11 @@ describe('sandbox: records are plain objects to tools', () => {
     expect(output[0]).toBe((s.state().items as JsonObject).a);
   });
 
+  it('answers findIds with the ids find would answer, new records included, in ids order', () => {
+    const s = env.createSession();
+    expect(run('find_ids', {}, s)).toEqual({ ok: true, output: [['b', 'c'], ['b'], []] });
+  });
+
   it('stores a record passed through untouched as that very record', () => {
     const s = env.createSession();
     expect(run('put_untouched', {}, s)).toEqual({ ok: true, output: { name: 'first' } });
@@ -485,7 +495,7 @@ describe('sandbox: both host paths', () => {
       'echo', 'host_globals', 'randomness', 'time', 'record_semantics', 'return_untouched_list', 'put_untouched',
       'touch_one_of_list', 'update_returns_record', 'host_errors', 'function_binding_state', 'closure_state',
       'throws_type_error', 'throws_string', 'unknown_collection', 'proto_record', 'returns_bigint', 'returns_undefined',
-      'late_job', 'write_then_throw', 'symbol_registry',
+      'late_job', 'write_then_throw', 'symbol_registry', 'find_ids',
     ];
     const sources = names.map((name) => ({ name, source: PROBES[name] as string, pointer: `/${name}` }));
     const limits = { timeoutMs: 1000, memoryLimitBytes: 16 * 1024 * 1024, maxStackBytes: 64 * 1024, maxOutputBytes: 1024 * 1024 };

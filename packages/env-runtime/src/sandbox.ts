@@ -204,6 +204,8 @@ class SandboxInstance {
         return tx.serveAll(tx.all(args.str(1)));
       case OP.find:
         return tx.serveAll(tx.find(args.str(1), JSON.parse(args.str(2)) as JsonObject));
+      case OP.findIds:
+        return JSON.stringify(tx.findIds(args.str(1), JSON.parse(args.str(2)) as JsonObject));
       case OP.put:
         tx.putText(args.str(1), args.str(2), args.str(3));
         return undefined;

@@ -151,14 +151,22 @@ export class Transaction implements Db, IdSource, Clock {
   }
 
   find(collection: string, where: JsonObject): JsonObject[] {
-    const [col, base] = this.collection(collection, 'find');
-    if (!isJsonObject(where)) throw new TypeError('db.find: where must be an object');
+    return this.matching(collection, where, 'find').map(([, record]) => record);
+  }
+
+  findIds(collection: string, where: JsonObject): string[] {
+    return this.matching(collection, where, 'findIds').map(([id]) => id);
+  }
+
+  private matching(collection: string, where: JsonObject, op: string): [string, JsonObject][] {
+    const [col, base] = this.collection(collection, op);
+    if (!isJsonObject(where)) throw new TypeError(`db.${op}: where must be an object`);
     const conditions = Object.keys(where).map((k) => ({ path: k.split('.'), value: where[k] }));
     const layers = this.layers(col);
-    const out: JsonObject[] = [];
+    const out: [string, JsonObject][] = [];
     for (const id of layers.length === 0 ? base.ids : mergedIds(base, layers)) {
       const record = resolveRecord(base, layers, id) as JsonObject;
-      if (conditions.every((c) => jsonEqual(getPath(record, c.path), c.value))) out.push(record);
+      if (conditions.every((c) => jsonEqual(getPath(record, c.path), c.value))) out.push([id, record]);
     }
     return out;
   }

@@ -100,7 +100,15 @@ const SNIPPETS: Record<string, Snippet> = {
       exactCount++;
     }
   }
-  if (exactCount > 0 && keyField && typeof ctx.db.find === 'function') {
+  if (exactCount > 0 && typeof ctx.db.findIds === 'function') {
+    // The host matches exact values without sending records across: ids first, records on demand.
+    var ids = ctx.db.findIds(collection, exact);
+    if (ids.length > 0) {
+      candidates = [];
+      for (var q = 0; q < ids.length; q++) candidates.push({ id: ids[q], record: ctx.db.get(collection, ids[q]) });
+    }
+  }
+  if (candidates === null && exactCount > 0 && keyField && typeof ctx.db.find === 'function') {
     var found = ctx.db.find(collection, exact);
     if (found && found.length > 0) {
       candidates = [];
