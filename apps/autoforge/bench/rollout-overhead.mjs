@@ -40,11 +40,13 @@ async function measure(label, data, { concurrency, delayMs }) {
     if (delayMs === 0) return oracle;
     return {
       name: 'oracle+200ms',
+      // A reply takes 200 ms in all, the oracle's own planning included (a model's latency).
       async act(context) {
         const t0 = performance.now();
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        const reply = await oracle.act(context);
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, delayMs - (performance.now() - t0))));
         waited += performance.now() - t0;
-        return oracle.act(context);
+        return reply;
       },
     };
   };
