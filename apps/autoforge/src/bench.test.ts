@@ -8,16 +8,20 @@ import { BENCHMARKS } from './test-support.js';
 
 // The bench commands, run in-process with captured output (the functions program.ts wires to
 // `autoforge bench list|replay|eval`).
-function captureIo(env: Record<string, string> = {}): CliIo & { out: () => string } {
+function captureIo(env: Record<string, string> = {}): CliIo & { out: () => string; err: () => string } {
   let stdout = '';
+  let stderr = '';
   return {
     stdout: (t) => {
       stdout += t;
     },
-    stderr: () => undefined,
+    stderr: (t) => {
+      stderr += t;
+    },
     cwd: process.cwd(),
     env,
     out: () => stdout,
+    err: () => stderr,
   };
 }
 
@@ -166,9 +170,18 @@ describe('autoforge bench eval', () => {
     expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toMatchObject({ benchmark: 'tau-bench/airline', k: 2, tasks: 5, pass_hat_k: { 'pass^1': 1, 'pass^2': 1 } });
   });
 
-  it('says the reference agent is not available yet, and that openai needs a model', async () => {
-    const base = { k: '1', out: tmpdir(), data: BENCHMARKS, concurrency: '1', maxTurns: '30' };
-    await expect(benchEvalCommand('tau-bench/airline', { ...base, agent: 'reference' }, captureIo())).rejects.toThrow(/reference policy .* not available/);
+  it('runs the (untrained) reference policy and says so, and says that openai needs a model', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'bench-eval-ref-'));
+    dirs.push(out);
+    const base = { k: '1', out, data: BENCHMARKS, concurrency: '1', maxTurns: '8' };
+    const io = captureIo();
+    await benchEvalCommand('tau-bench/airline', { ...base, agent: 'reference', tasks: '2' }, io);
+    expect(io.out()).toMatch(/^pass\^1\t[01]\.\d{4}\n$/);
+    expect(io.err()).toMatch(/untrained policy/);
+    const trajectories = (await readFile(join(out, 'trajectories.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { messages: unknown[] });
+    expect(trajectories).toHaveLength(2);
+    expect(trajectories.every((t) => t.messages.length > 1)).toBe(true);
+    await expect(benchEvalCommand('tau-bench/airline', { ...base, agent: 'reference', checkpoint: join(out, 'missing.json') }, captureIo())).rejects.toThrow(/no such file/);
     await expect(benchEvalCommand('tau-bench/airline', { ...base, agent: 'openai' }, captureIo())).rejects.toThrow(/AUTOFORGE_MODEL/);
   });
 });

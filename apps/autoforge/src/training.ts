@@ -5,7 +5,7 @@ import { createRng, digest } from '@autoforge/core';
 import type { AdvantageEstimator, ExportSample } from '@autoforge/erpo';
 import { computeAdvantages, toAdvantageRecords, writeAdvantagesJsonl } from '@autoforge/erpo';
 import type { IterationMetrics, PolicyEpisode, ReferencePolicy } from '@autoforge/erpo/tfjs';
-import { createReferencePolicy, selectBackend, train } from '@autoforge/erpo/tfjs';
+import { createReferencePolicy, saveCheckpoint, selectBackend, train } from '@autoforge/erpo/tfjs';
 import type { Environment } from '@autoforge/env-runtime';
 import { rollout } from '@autoforge/env-runtime';
 import type { Judge } from '@autoforge/judge';
@@ -247,5 +247,7 @@ export async function trainReferencePolicy(options: TrainRunOptions): Promise<Tr
   });
   const last = metrics[metrics.length - 1];
   const heldOutAfter = last?.heldOutSuccess ?? (await evaluate('eval-after'));
+  // The trained weights, for `autoforge bench eval --agent reference --checkpoint …`.
+  if (options.outDir) await saveCheckpoint(join(options.outDir, 'policy.json'), { variables: policy.variables, iteration: options.iterations - 1 });
   return { policy, heldOutBefore, heldOutAfter, metrics, backend: backend.name };
 }

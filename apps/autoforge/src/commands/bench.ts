@@ -1,9 +1,11 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile, appendFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Agent, Task } from '@autoforge/core';
 import type { BenchAdapter } from '@autoforge/bench-adapters';
 import { BENCHMARKS, createBenchAdapter, createOracleAgent, replayTask, runBenchmark } from '@autoforge/bench-adapters';
 import { createOpenAIAgent, createOpenAIChatModel } from '@autoforge/llm';
+import { createReferencePolicy, loadCheckpoint, selectBackend } from '@autoforge/erpo/tfjs';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
 
@@ -27,6 +29,8 @@ export interface BenchEvalCommandOptions {
   concurrency: string;
   maxTurns: string;
   cache?: string | false;
+  /** `--agent reference`: the policy.json that `autoforge train` wrote. */
+  checkpoint?: string;
 }
 
 function integer(text: string, option: string, min: number, max: number): number {
@@ -88,7 +92,24 @@ export async function benchReplayCommand(name: string, options: BenchReplayComma
 function agentFactory(kind: BenchEvalCommandOptions['agent'], options: BenchEvalCommandOptions, io: CliIo): (task: Task) => Agent {
   if (kind === 'oracle') return (task) => createOracleAgent(task);
   if (kind === 'reference') {
-    throw new CliError('E_USAGE', '--agent reference: the reference policy (@autoforge/erpo) is not available to `bench eval` yet; use oracle or openai');
+    // The offline reference policy, trained by `autoforge train` when --checkpoint names its policy.json.
+    if (options.checkpoint !== undefined && !existsSync(resolve(io.cwd, options.checkpoint))) {
+      throw new CliError('E_INPUT', `--checkpoint ${options.checkpoint}: no such file (\`autoforge train\` writes <run-dir>/policy.json)`);
+    }
+    const ready = (async () => {
+      await selectBackend({ prefer: 'wasm', log: () => {} });
+      const policy = createReferencePolicy({ seed: 0, greedy: true });
+      if (options.checkpoint === undefined) io.stderr('bench eval: --agent reference without --checkpoint runs the untrained policy\n');
+      else await loadCheckpoint(resolve(io.cwd, options.checkpoint), { variables: policy.variables });
+      return policy;
+    })();
+    ready.catch(() => {}); // a bad checkpoint surfaces in act (the episode records agent_error), never as an unhandled rejection
+    return (task) => ({
+      name: 'reference-policy',
+      async act(context) {
+        return (await ready).agent({ seed: task.id, greedy: true }).act(context);
+      },
+    });
   }
   if (!io.env.AUTOFORGE_MODEL) {
     throw new CliError('E_USAGE', '--agent openai needs a model: set AUTOFORGE_MODEL (and OPENAI_BASE_URL for a local server such as vLLM, Ollama or llama.cpp)');

@@ -109,7 +109,7 @@ export async function trainCommand(dirArg: string, options: TrainCommandOptions,
       io.stdout(`  iteration ${String(m.iteration).padStart(3)}: train success ${pct(m.successRate)}, masked ${pct(m.maskedShare)}, loss ${m.loss.toExponential(2)}, clip ${(100 * m.clipFraction).toFixed(0)}%${m.heldOutSuccess !== undefined ? `, held-out ${pct(m.heldOutSuccess)}` : ''}\n`);
     }
     io.stdout(`  held-out success: ${pct(result.heldOutBefore)} before → ${pct(result.heldOutAfter)} after training\n`);
-    io.stdout(`  wrote ${dirArg}/metrics.jsonl, ${dirArg}/advantages.jsonl\n`);
+    io.stdout(`  wrote ${dirArg}/metrics.jsonl, ${dirArg}/advantages.jsonl, ${dirArg}/policy.json (the trained weights)\n`);
     result.policy.dispose();
     return result;
   } finally {
