@@ -84,7 +84,10 @@ function buildProgram(io: CliIo): Command {
     .option('--db <path>', 'sample database: a JSON/TOML file, or a directory of <collection>.json files')
     .option('--seed <n>', 'seed of every random choice', '0')
     .option('--tasks <n>', 'how many tasks to compile', '50')
-    .option('--llm', 'not wired yet for task writing (see `env synth --llm`)')
+    .option('--workers <n>', 'worker threads compiling blueprints (0: the main thread; default: one per core, up to 4)')
+    .option('--llm', 'let an LLM rewrite each intent with minimum information, kept only if every fact and criterion survives (OPENAI_BASE_URL, AUTOFORGE_MODEL)')
+    .option('--cache <dir>', 'with --llm: on-disk response cache', '.autoforge-cache/llm')
+    .option('--no-cache', 'with --llm: do not cache model responses')
     .option('--no-progress', 'no progress bar')
     .action(async (tooldoc: string, options: SynthCommandOptions) => {
       await synthCommand(tooldoc, options, io);
@@ -229,6 +232,7 @@ function buildProgram(io: CliIo): Command {
     .option('--max-turns <n>', 'agent turns per episode', '30')
     .option('--cache <dir>', 'openai agent: on-disk response cache', '.autoforge-cache/llm')
     .option('--no-cache', 'openai agent: do not cache model responses')
+    .option('--checkpoint <file>', 'reference agent: the policy.json written by `autoforge train` (default: untrained)')
     .action(async (name: string, options: BenchEvalCommandOptions) => {
       await benchEvalCommand(name, options, io);
     });

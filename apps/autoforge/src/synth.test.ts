@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createScriptedChatServer } from '@autoforge/llm/testing';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,11 +10,12 @@ const autoforge = (...args: string[]) => runAutoforge(args);
 const benchmarks = BENCHMARKS;
 const root = mkdtempSync(join(tmpdir(), 'autoforge-synth-'));
 
-const retail = (out: string, seed = '1') =>
+const retail = (out: string, seed = '1', ...extra: string[]) =>
   autoforge(
     'synth', join(benchmarks, 'tau-bench/retail/tools.json'), '--db', join(benchmarks, 'tau-bench/retail/data'),
-    '--out', out, '--tasks', '6', '--seed', seed, '--no-progress',
+    '--out', out, '--tasks', '6', '--seed', seed, '--no-progress', ...extra,
   );
+const read = (dir: string, file: string): string => readFileSync(join(dir, file), 'utf8');
 
 describe('autoforge synth + verify', () => {
   it('writes the run directory and every task replays to its expected digest', async () => {
@@ -42,6 +44,32 @@ describe('autoforge synth + verify', () => {
     expect(readFileSync(join(root, 'a', 'tasks.jsonl'), 'utf8')).toBe(readFileSync(join(root, 'b', 'tasks.jsonl'), 'utf8'));
   });
 
+  it('writes the same bytes whatever the number of worker threads', async () => {
+    await retail(join(root, 'w0'), '7', '--workers', '0');
+    await retail(join(root, 'w2'), '7', '--workers', '2');
+    for (const f of ['tasks.jsonl', 'blueprints.jsonl']) expect(read(join(root, 'w2'), f)).toBe(read(join(root, 'w0'), f));
+  });
+
+  it('resumes: a finished run is left as it is, a torn round is redone, another configuration is refused', async () => {
+    const out = join(root, 'resume');
+    await retail(out, '3');
+    const tasks = read(out, 'tasks.jsonl');
+    const again = await retail(out, '3');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/\(resumed\)/);
+    expect(read(out, 'tasks.jsonl')).toBe(tasks);
+    // A crash in the last round: its blueprint lines never came and its tasks line is torn.
+    const lines = read(out, 'blueprints.jsonl').trim().split('\n');
+    const lastRound = Math.max(...lines.map((l) => (JSON.parse(l) as { round: number }).round));
+    writeFileSync(join(out, 'blueprints.jsonl'), lines.filter((l) => (JSON.parse(l) as { round: number }).round < lastRound).map((l) => `${l}\n`).join(''));
+    writeFileSync(join(out, 'tasks.jsonl'), `${tasks}{"id":"torn`);
+    expect((await retail(out, '3')).code).toBe(0);
+    expect(read(out, 'tasks.jsonl')).toBe(tasks);
+    const other = await retail(out, '4');
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/another configuration/);
+  });
+
   it('verify exits 3 and names the task when a replay does not reach the expected digest', async () => {
     const out = join(root, 'tampered');
     await retail(out);
@@ -60,5 +88,45 @@ describe('autoforge synth + verify', () => {
     const { code, stderr } = await autoforge('verify', join(root, 'nothing-here'));
     expect(code).toBe(2);
     expect(stderr).toMatch(/not a run directory/);
+  });
+});
+
+describe('autoforge synth --llm', () => {
+  it('rewrites each intent with the model, keeps the template where a fact would be lost, and says so', async () => {
+    // The model keeps every value it must in every other answer, and drops one in the rest.
+    const server = await createScriptedChatServer({
+      handler: (request) => {
+        const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
+        const input = JSON.parse((messages[1]?.content ?? '').replace(/^[^\n]*\n/, '')) as { must_keep: string[] };
+        const kept = request.index % 2 === 0 ? input.must_keep : input.must_keep.slice(1);
+        return JSON.stringify({ intent: `Hello. I am the customer: ${kept.join(', ')}.` });
+      },
+    });
+    try {
+      const env = { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test', AUTOFORGE_MODEL: 'scripted' };
+      const out = join(root, 'llm');
+      const args = ['synth', join(benchmarks, 'tau-bench/retail/tools.json'), '--db', join(benchmarks, 'tau-bench/retail/data'), '--out', out, '--tasks', '6', '--seed', '1', '--no-progress', '--llm', '--cache', join(root, 'llm-cache')];
+      const { code, stdout, stderr } = await runAutoforge(args, env);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const rewrote = Number(/llm: scripted rewrote (\d+) intent/.exec(stdout)?.[1]);
+      const tasks = read(out, 'tasks.jsonl').trim().split('\n').map((l) => JSON.parse(l) as { intent: string; metadata: { mentions: string[]; templateIntent?: string } });
+      expect(server.chatRequests()).toHaveLength(6);
+      expect(rewrote).toBe(3);
+      expect(tasks.filter((t) => t.metadata.templateIntent !== undefined)).toHaveLength(rewrote);
+      for (const t of tasks) {
+        for (const m of t.metadata.mentions) expect(t.intent).toContain(m);
+        if (t.metadata.templateIntent !== undefined) expect(t.intent).toMatch(/^Hello\. I am the customer/);
+      }
+      expect((await autoforge('verify', out)).code).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('exits 2 when --llm has no model configured', async () => {
+    const { code, stderr } = await runAutoforge(['synth', join(benchmarks, 'tau-bench/retail/tools.json'), '--out', join(root, 'nomodel'), '--llm'], { AUTOFORGE_MODEL: '' });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/AUTOFORGE_MODEL/);
   });
 });

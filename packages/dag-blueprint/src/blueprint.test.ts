@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '@autoforge/core';
 import type { ToolSequence } from '@autoforge/depgraph';
 import { randomWalks } from '@autoforge/depgraph';
-import type { Blueprint } from './blueprint.js';
+import type { ToolSpec } from '@autoforge/core';
+import { buildDependencyGraph } from '@autoforge/depgraph';
+import type { Blueprint, ToolNode } from './blueprint.js';
 import { difficulty } from './difficulty.js';
 import { mergeSequences } from './merge-sequences.js';
 import type { RetailFixture } from './test-support.js';
@@ -73,6 +75,62 @@ describe('mergeSequences', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('mergeSequences: extra reasoning operations and clean-up', () => {
+  const many = (): Blueprint[] => Array.from({ length: 120 }, (_, i) => merge([walks[i % 120] as ToolSequence, ...(i % 2 ? [walks[(i * 7) % 120] as ToolSequence] : [])], i));
+
+  it('adds count and sum answers to read-only blueprints and compare conditions to a lone write, where the data allows', () => {
+    const ops = new Set(many().flatMap((bp) => bp.nodes.flatMap((n) => (n.kind === 'reasoning' ? [n.op] : []))));
+    expect([...ops]).toEqual(expect.arrayContaining(['select', 'argmin', 'argmax', 'count', 'sum', 'compare']));
+    for (const bp of many()) {
+      for (const n of bp.nodes) {
+        if (n.kind !== 'tool' || n.when === undefined) continue;
+        expect(bp.nodes.find((m) => m.id === n.when)).toMatchObject({ kind: 'reasoning', op: 'compare' });
+        expect(bp.nodes.filter((m) => m.kind === 'tool' && m.access === 'write')).toHaveLength(1);
+        expect(bp.edges).toContainEqual({ from: n.when, to: n.id, parameter: 'when' });
+      }
+    }
+  });
+
+  it('adds none with extraOps: []', () => {
+    for (const [i, w] of walks.slice(0, 40).entries()) {
+      const bp = mergeSequences([w], retail.graph, { seed: i, tools: retail.environment.tools, extraOps: [] });
+      expect(bp.nodes.filter((n) => n.kind === 'reasoning' && !['select', 'argmin', 'argmax'].includes(n.op))).toEqual([]);
+    }
+  });
+
+  it('computes a numeric fact of a write from a number read before it (arithmetic)', () => {
+    const tools: ToolSpec[] = [
+      { name: 'get_account', description: '', parameters: { type: 'object', properties: { account_id: { type: 'string' } }, required: ['account_id'] }, outputSchema: { type: 'object', properties: { account_id: { type: 'string' }, balance: { type: 'number' } }, required: ['account_id', 'balance'] }, source: { format: 'openai-chat', pointer: '/0' } },
+      { name: 'send_credit', description: '', parameters: { type: 'object', properties: { account_id: { type: 'string' }, amount: { type: 'number' } }, required: ['account_id', 'amount'] }, outputSchema: { type: 'object', properties: { account_id: { type: 'string' } } }, hints: { readOnly: false }, source: { format: 'openai-chat', pointer: '/1' } },
+    ];
+    const graph = buildDependencyGraph(tools);
+    const found = Array.from({ length: 20 }, (_, seed) =>
+      mergeSequences([{ tools: ['get_account', 'send_credit'], edges: [], starts: [0] }], graph, { seed, tools, extraOps: ['arithmetic'] }),
+    ).filter((bp) => bp.nodes.some((n) => n.kind === 'reasoning' && n.op === 'arithmetic'));
+    expect(found.length).toBeGreaterThan(0);
+    for (const bp of found) {
+      expect(bp.nodes.find((n) => n.id === 'send_credit')).toMatchObject({ args: { amount: { from: 'compute:amount', path: '$' } } });
+      expect(bp.nodes.some((n) => n.kind === 'user' && n.fact === 'amount')).toBe(false);
+      expect(validateBlueprint(bp, tools)).toEqual({ ok: true, value: undefined });
+    }
+  });
+
+  it('drops reads that only look at what a write changed', () => {
+    const bp = merge([{ tools: ['find_user_id_by_email', 'get_user_details', 'cancel_pending_order', 'get_order_details', 'get_product_details'], edges: [], starts: [0] }], 4);
+    expect(bp.nodes.flatMap((n) => (n.kind === 'tool' ? [n.tool] : []))).toEqual(['find_user_id_by_email', 'get_user_details', 'cancel_pending_order']);
+  });
+
+  it('never lets two writes act on the record one value names, and words every fact differently', () => {
+    for (const bp of many()) {
+      const writes = bp.nodes.filter((n): n is ToolNode => n.kind === 'tool' && n.access === 'write');
+      const orderSources = writes.flatMap((w) => ('order_id' in w.args ? [JSON.stringify(w.args.order_id)] : [])).filter((s) => !s.includes('"user"'));
+      expect(new Set(orderSources).size).toBe(orderSources.length);
+      const descriptions = bp.nodes.flatMap((n) => (n.kind === 'user' ? [n.description] : []));
+      expect(new Set(descriptions).size).toBe(descriptions.length);
+    }
   });
 });
 

@@ -18,6 +18,12 @@ export interface ToolNode {
   access: 'read' | 'write';
   /** One source per bound parameter (top-level parameter names). */
   args: Record<string, ArgSource>;
+  /**
+   * A `compare` node this call depends on: the call is made only when that node's output is
+   * `true` ("cancel it if the total is above 500"). The branch is chosen when the task is
+   * compiled, so the gold path is fixed. The edge `{ from: when, to: id, parameter: 'when' }` says so.
+   */
+  when?: string;
 }
 
 /** The reasoning operations. */

@@ -61,10 +61,12 @@ describe('compileTask on tau-bench retail', () => {
     for (const t of tasks) expect(verifyTask(t, retail.environment), t.id).toBe(true);
   });
 
-  it('tasks with writes change the state; read-only tasks require an output', () => {
+  it('tasks with writes change the state (unless a condition skips them all); read-only tasks require an output', () => {
     for (const t of tasks) {
       const writes = (t.metadata?.difficulty as { writes: number }).writes;
-      if (writes > 0) expect(t.expectedFinalDigest).not.toBe(t.initialDigest);
+      const branches = Object.values((t.metadata?.branches ?? {}) as Record<string, boolean>);
+      const skipped = branches.filter((taken) => !taken).length;
+      if (writes > skipped) expect(t.expectedFinalDigest).not.toBe(t.initialDigest);
       else expect(t.requiredOutputs).toHaveLength(1);
       expect(t.intent.length).toBeGreaterThan(0);
       for (const f of t.userFacts) expect(t.intent).toContain(typeof f.value === 'string' ? f.value : JSON.stringify(f.value));
@@ -76,6 +78,26 @@ describe('compileTask on tau-bench retail', () => {
       const a = compileTask(bp, retail.environment, { seed: i, envId: 'retail' });
       const b = compileTask(bp, retail.environment, { seed: i, envId: 'retail' });
       expect(canonicalJson(a)).toBe(canonicalJson(b));
+    }
+  });
+
+  it('searches: backtracking over user records, criteria and named ids compiles more than one try each', () => {
+    const first = blueprints.slice(0, 50);
+    const once = first.filter((bp, i) => compileTask(bp, retail.environment, { seed: i, choices: 1, attempts: 1 }).ok).length;
+    const searched = first.filter((bp, i) => compileTask(bp, retail.environment, { seed: i }).ok).length;
+    expect(searched).toBeGreaterThan(once);
+  });
+
+  it('chooses the branch of a conditional write when compiling: taken, it changes the state; not taken, nothing runs', () => {
+    const conditional = tasks.filter((t) => t.metadata?.branches !== undefined);
+    expect(conditional.length).toBeGreaterThan(0);
+    for (const t of conditional) {
+      const [taken] = Object.values(t.metadata?.branches as Record<string, boolean>);
+      expect(t.requiredOutputs).toHaveLength(1); // the compared value, either way
+      const bp = blueprints.find((b) => b.id === t.metadata?.blueprintId) as Blueprint;
+      const write = bp.nodes.find((n) => n.kind === 'tool' && n.when !== undefined) as { tool: string };
+      expect(t.goldCalls.some((c) => c.name === write.tool)).toBe(taken);
+      if (!taken) expect(t.expectedFinalDigest).toBe(t.initialDigest);
     }
   });
 
@@ -149,9 +171,12 @@ describe('compileTask rejections', () => {
     expect(compileTask(bp, retail.environment, { seed: 1 })).toMatchObject({ ok: false, reason: 'no_candidate_values' });
   });
 
-  it('throws E_OPTIONS without a seed', () => {
+  it('throws E_OPTIONS without a seed or with a bad attempts, choices or maxCalls', () => {
     const bp = blueprints[0] as Blueprint;
     expect(() => compileTask(bp, retail.environment, {} as never)).toThrow(expect.objectContaining({ code: 'E_OPTIONS' }));
+    for (const bad of [{ attempts: 0 }, { choices: 1.5 }, { maxCalls: -3 }]) {
+      expect(() => compileTask(bp, retail.environment, { seed: 1, ...bad })).toThrow(expect.objectContaining({ code: 'E_OPTIONS' }));
+    }
     expect(difficulty(bp).toolCalls).toBeGreaterThan(0);
   });
 });

@@ -18,6 +18,8 @@ export { difficulty } from './difficulty.js';
 export type { CompileResult, CompileTaskOptions, RejectionReason } from './compile-task.js';
 export { compileTask, REJECTION_REASONS } from './compile-task.js';
 export { verifyTask } from './verify-task.js';
+export type { CompileJob, CompilePool, CompilePoolOptions } from './compile-pool.js';
+export { createCompilePool } from './compile-pool.js';
 export type { OracleAgentOptions } from './oracle-agent.js';
 export { createOracleAgent } from './oracle-agent.js';
 export type { PathSegment } from './path.js';

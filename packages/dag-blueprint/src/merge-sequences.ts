@@ -1,10 +1,10 @@
-import type { JsonSchema, JsonValue, ToolSpec } from '@autoforge/core';
-import { canonicalJson, createRng, digest } from '@autoforge/core';
+import type { JsonSchema, JsonValue, Rng, ToolSpec } from '@autoforge/core';
+import { canonicalJson, createRng, digest, singularize, splitWords } from '@autoforge/core';
 import type { DependencyBinding, DependencyGraph, ToolSequence } from '@autoforge/depgraph';
 import type { ArgSource, Blueprint, BlueprintEdge, BlueprintNode, ReasoningNode, ReasoningOp, ToolNode, UserNode } from './blueprint.js';
 import { DagBlueprintError } from './error.js';
 import { splitAtIteration } from './path.js';
-import { schemaAt, typeOf } from './schema-at.js';
+import { numericPaths, pathIsReliable, schemaAt, typeOf } from './schema-at.js';
 
 /** Options of {@link mergeSequences}. */
 export interface MergeSequencesOptions {
@@ -12,11 +12,18 @@ export interface MergeSequencesOptions {
   seed: number | string;
   /** Operations a list-selecting binding may become, drawn uniformly. Default `['select', 'argmin', 'argmax']`. */
   listOps?: readonly ('select' | 'argmin' | 'argmax')[];
+  /**
+   * Operations added beyond selections, each where the data allows it (see below). Default
+   * `['count', 'sum', 'compare', 'arithmetic']`; `[]` adds none.
+   */
+  extraOps?: readonly ('count' | 'sum' | 'compare' | 'arithmetic')[];
   /** Merge read tools that resolve the same entity from user facts by different keys. Default `true`. */
   mergeLookups?: boolean;
   /**
-   * The tools with their output schemas (an `EnvironmentSpec`'s `tools`). When given, `argmin` and
-   * `argmax` are drawn only for lists whose elements have a numeric field. Default: not used.
+   * The tools with their output schemas (an `EnvironmentSpec`'s `tools`). When given, bindings
+   * from fields the schema marks optional are not used, `argmin`/`argmax` are drawn only for
+   * lists whose elements all have a numeric field, and the extra operations can find numbers.
+   * Default: not used (and no extra operations).
    */
   tools?: readonly ToolSpec[];
 }
@@ -30,15 +37,31 @@ interface Candidate {
   order: number;
 }
 
+// How often an extra operation is added where the data allows it.
+const P_AGGREGATE = 0.5;
+const P_COMPARE = 0.35;
+const P_ARITHMETIC = 0.5;
+
+/** Qualifiers that mark the new value of a parameter (`new_item_ids` vs `item_ids`). */
+const QUALIFIED = /^(new|target|to|replacement|updated)_(.+)$/;
+
 /**
  * Merges tool walks into one blueprint DAG. Tools become tool nodes in walk order; each required
  * parameter takes the best binding any earlier tool node offers (depgraph edges, best score first,
  * then the source that binds most of the target's parameters, then the nearest); a binding that
  * picks from a list (`orders[]`, `items[].item_id`, `variants.*.item_id`) goes through a reasoning
  * node (select, argmin or argmax over the list's elements, shared by every parameter reading the
- * same list); parameters nothing binds become user nodes. The same tool with the same sources is
- * one node, and two read tools that resolve the same entity from user facts (`find_user_id_by_email`,
- * `find_user_id_by_name_zip`) are one node. Deterministic for a seed.
+ * same list of the same node); parameters nothing binds become user nodes. Bindings from fields
+ * the output schema marks optional are not used (they may be missing), and a list that could feed
+ * both `item_ids` and `new_item_ids` feeds the new one. The same tool with the same sources is one
+ * node, and two read tools that resolve the same entity from user facts (`find_user_id_by_email`,
+ * `find_user_id_by_name_zip`) are one node.
+ *
+ * With `tools`, where the data allows, it adds (each with a fixed chance, from the seed): to a
+ * read-only blueprint a final `count` or `sum` over a list of the last call (the task's answer);
+ * to a blueprint whose one write nothing reads, a `compare` over a number read before it that
+ * the write is conditioned on (`when`); for a numeric fact a write takes from the user, an
+ * `arithmetic` step over a number read before it. Deterministic for a seed.
  *
  * Throws `DagBlueprintError` `E_UNKNOWN_TOOL` for a walk tool not in the graph, `E_OPTIONS` for bad options.
  */
@@ -52,9 +75,11 @@ export function mergeSequences(
   }
   const listOps = options.listOps ?? ['select', 'argmin', 'argmax'];
   if (listOps.length === 0) throw new DagBlueprintError('E_OPTIONS', 'dag-blueprint: mergeSequences: `listOps` is empty');
+  const extraOps = new Set(options.extraOps ?? ['count', 'sum', 'compare', 'arithmetic']);
   const mergeLookups = options.mergeLookups ?? true;
   const rng = createRng(options.seed, 'merge');
   const toolByName = new Map((options.tools ?? []).map((t) => [t.name, t]));
+  const outputSchema = (tool: string): JsonSchema | undefined => toolByName.get(tool)?.outputSchema;
 
   const nodes: BlueprintNode[] = [];
   const edges: BlueprintEdge[] = [];
@@ -64,6 +89,10 @@ export function mergeSequences(
   const reasoningByList = new Map<string, ReasoningNode>();
   const readFacts = new Map<string, UserNode>();
   const usedFacts = new Set<string>();
+  const usedDescriptions = new Set<string>();
+  // The sources writes read (`node` or `node\0path`): another write does not act on the same record.
+  const writeSources = new Set<string>();
+  const afterWrite = new Set<string>();
   const idCount = new Map<string, number>();
   const newId = (base: string): string => {
     const n = (idCount.get(base) ?? 0) + 1;
@@ -85,15 +114,28 @@ export function mergeSequences(
           if (!attrs.required.includes(binding.parameter)) continue;
           const split = splitAtIteration(binding.outputPath);
           if (split && splitAtIteration(split.rest)) continue; // lists of lists: no single selection
+          if (!binding.outputPath.startsWith('$input.') && !pathIsReliable(outputSchema(source.tool), binding.outputPath)) continue;
+          // Two writes on one record contradict each other (return it, then modify it as pending);
+          // a write may act on what an earlier write created (create an order, then pay it).
+          if (attrs.access === 'write' && source.access === 'write' && !isCreateLike(source.tool)) continue;
+          // …nor on a record read back after an earlier write changed it.
+          if (attrs.access === 'write' && actedOn(tool, binding.parameter) && afterWrite.has(source.id)) continue;
+          // Nor may two writes act on the record one value names (modify it as pending, return it as delivered).
+          if (attrs.access === 'write' && actedOn(tool, binding.parameter) && !splitAtIteration(binding.outputPath) && writeSources.has(`${source.id}\u0000${binding.outputPath}`)) continue;
           candidates.push({ source, binding, edgeBindings: edge.bindings.length, order });
         }
       });
-      candidates.sort(
-        (a, b) => b.binding.score - a.binding.score || b.edgeBindings - a.edgeBindings || b.order - a.order,
-      );
+      // A list that can feed both `item_ids` and `new_item_ids` feeds the new one.
+      const qualifiedPaths = new Set<string>();
+      for (const c of candidates) {
+        const m = QUALIFIED.exec(c.binding.parameter);
+        if (m && attrs.required.includes(m[2] as string)) qualifiedPaths.add(`${c.source.id}\u0000${c.binding.outputPath}\u0000${m[2]}`);
+      }
+      const usable = candidates.filter((c) => !qualifiedPaths.has(`${c.source.id}\u0000${c.binding.outputPath}\u0000${c.binding.parameter}`));
+      usable.sort((a, b) => b.binding.score - a.binding.score || b.edgeBindings - a.edgeBindings || b.order - a.order);
       const chosen = new Map<string, Candidate>();
       const used = new Set<string>();
-      for (const c of candidates) {
+      for (const c of usable) {
         const key = `${c.source.id}\u0000${c.binding.outputPath}`;
         if (chosen.has(c.binding.parameter) || used.has(key)) continue;
         chosen.set(c.binding.parameter, c);
@@ -115,15 +157,17 @@ export function mergeSequences(
         }
         const listKey = `${c.source.id}\u0000${split.list}`;
         let reasoning = reasoningByList.get(listKey);
+        // A second write chooses its own element of a list an earlier write chose from.
+        if (reasoning && attrs.access === 'write' && actedOn(tool, parameter) && writeSources.has(reasoning.id)) reasoning = undefined;
         if (!reasoning) {
           const via = split.rest === '$' ? lookupTool(graph, parameter) : undefined;
           // Ids looked up one by one are told apart by a predicate; extremes need numeric fields.
-          const numeric = via === undefined && hasNumericField(toolByName.get(c.source.tool)?.outputSchema, split.list);
+          const numeric = via === undefined && hasNumericField(outputSchema(c.source.tool), split.list);
           const ops = listOps.filter((o) => o === 'select' || numeric !== false);
           const op: ReasoningOp = rng.pick(ops.length > 0 ? ops : listOps);
           reasoning = {
             kind: 'reasoning',
-            id: newId(`choose:${split.list.replace(/\[\]$|\.\*$/, '') || 'item'}`),
+            id: newId(`choose:${listName(split.list)}`),
             op,
             input: { from: c.source.id, path: split.list },
             params: via ? { via: { tool: via, parameter: bareParameter(parameter) } } : {},
@@ -146,12 +190,12 @@ export function mergeSequences(
         if (!node) {
           let fact = parameter;
           for (let k = 2; usedFacts.has(fact) || userNodes.some((u) => u.fact === fact); k++) fact = `${parameter}_${k}`;
-          node = {
-            kind: 'user',
-            id: `user:${fact}`,
-            fact,
-            description: attrs.access === 'read' ? `your ${words(parameter)}` : `the ${words(parameter)} for ${words(tool)}`,
-          };
+          // Descriptions are how the user is asked: two facts never share one.
+          let description = attrs.access === 'read' ? `your ${words(parameter)}` : `the ${words(parameter)} for ${words(tool)}`;
+          for (let k = 2; usedDescriptions.has(description) || userNodes.some((u) => u.description === description); k++) {
+            description = `the ${words(parameter)} for the ${ordinal(k)} ${words(tool)}`;
+          }
+          node = { kind: 'user', id: `user:${fact}`, fact, description };
           userNodes.push(node);
           userParams.set(node, parameter);
         }
@@ -163,36 +207,255 @@ export function mergeSequences(
       for (const u of userNodes) {
         nodes.push(u);
         usedFacts.add(u.fact);
+        usedDescriptions.add(u.description);
         if (attrs.access === 'read') readFacts.set(userParams.get(u) ?? u.fact, u);
       }
       const node: ToolNode = { kind: 'tool', id: newId(tool), tool, access: attrs.access, args };
+      if (attrs.access === 'write') {
+        for (const [parameter, source] of Object.entries(args)) {
+          if (!('from' in source) || !actedOn(tool, parameter)) continue;
+          writeSources.add(source.path === '$' ? source.from : `${source.from}\u0000${source.path}`);
+          if (source.path !== '$') writeSources.add(source.from);
+        }
+      }
       bySignature.set(signature, node);
       if (entity) byEntity.set(entity, node);
       toolNodes.push(node);
       nodes.push(node);
+      // What is read after a write (of a record it did not create) shows the changed record.
+      for (const source of Object.values(args)) {
+        if (!('from' in source)) continue;
+        const from = nodes.find((n) => n.id === source.from);
+        const fromTool = from?.kind === 'reasoning' ? nodes.find((n) => n.id === from.input.from) : from;
+        if (fromTool && (afterWrite.has(fromTool.id) || (fromTool.kind === 'tool' && fromTool.access === 'write' && !isCreateLike(fromTool.tool)))) afterWrite.add(node.id);
+      }
       for (const [parameter, source] of Object.entries(args)) {
         const from = 'from' in source ? source.from : 'user' in source ? `user:${source.user}` : undefined;
         if (from !== undefined) edges.push({ from, to: node.id, parameter });
       }
     }
   }
+
+  pruneAfterWrites(nodes, edges, toolNodes);
+  if (toolByName.size > 0 && toolNodes.length > 0) {
+    addExtraOps({ graph, nodes, edges, toolNodes, extraOps, rng: rng.fork('extra'), outputSchema, toolByName, newId });
+  }
   const body = { nodes, edges };
   return { id: `bp-${digest(body as unknown as JsonValue).slice(0, 12)}`, ...body };
 }
 
-/** Whether the elements at a list path have a numeric field; undefined when the schema is unknown. */
+/**
+ * Drops what only reads back the result of a write (`get_order_details` after `cancel_pending_order`
+ * when nothing else needs it): it changes nothing and no one asks for it.
+ */
+function pruneAfterWrites(nodes: BlueprintNode[], edges: BlueprintEdge[], toolNodes: ToolNode[]): void {
+  const writes = toolNodes.filter((n) => n.access === 'write');
+  if (writes.length === 0) return;
+  const parents = new Map<string, string[]>();
+  const children = new Map<string, string[]>();
+  for (const e of edges) {
+    parents.set(e.to, [...(parents.get(e.to) ?? []), e.from]);
+    children.set(e.from, [...(children.get(e.from) ?? []), e.to]);
+  }
+  const closure = (start: readonly string[], next: Map<string, string[]>): Set<string> => {
+    const seen = new Set<string>(start);
+    const stack = [...start];
+    while (stack.length > 0) {
+      for (const n of next.get(stack.pop() as string) ?? []) {
+        if (seen.has(n)) continue;
+        seen.add(n);
+        stack.push(n);
+      }
+    }
+    return seen;
+  };
+  const needed = closure(writes.map((w) => w.id), parents);
+  const after = closure(writes.map((w) => w.id), children);
+  const drop = new Set(nodes.filter((n) => n.kind !== 'user' && after.has(n.id) && !needed.has(n.id)).map((n) => n.id));
+  if (drop.size === 0) return;
+  const keptEdges = edges.filter((e) => !drop.has(e.from) && !drop.has(e.to));
+  const used = new Set(keptEdges.map((e) => e.from));
+  for (const n of nodes) if (n.kind === 'user' && !used.has(n.id)) drop.add(n.id);
+  nodes.splice(0, nodes.length, ...nodes.filter((n) => !drop.has(n.id)));
+  edges.splice(0, edges.length, ...keptEdges);
+  toolNodes.splice(0, toolNodes.length, ...toolNodes.filter((n) => !drop.has(n.id)));
+}
+
+interface ExtraContext {
+  graph: DependencyGraph;
+  nodes: BlueprintNode[];
+  edges: BlueprintEdge[];
+  toolNodes: ToolNode[];
+  extraOps: ReadonlySet<string>;
+  rng: Rng;
+  outputSchema: (tool: string) => JsonSchema | undefined;
+  toolByName: ReadonlyMap<string, ToolSpec>;
+  newId: (base: string) => string;
+}
+
+/** A number available before a node: a numeric field of an earlier tool's output, or a sum over one of its lists. */
+interface NumberSource {
+  from: ToolNode;
+  /** A scalar path (`total`), or a list path and numeric key to sum (`items[]`, `price`). */
+  path: string;
+  sumKey?: string;
+}
+
+function numberSources(ctx: ExtraContext, before: number): NumberSource[] {
+  const out: NumberSource[] = [];
+  for (const node of ctx.toolNodes.slice(0, before)) {
+    if (node.when !== undefined) continue;
+    const schema = ctx.outputSchema(node.tool);
+    for (const path of numericPaths(schema)) out.push({ from: node, path });
+    for (const list of listPaths(schema)) for (const key of numericPaths(schemaAt(schema, list))) out.push({ from: node, path: list, sumKey: key });
+  }
+  return out;
+}
+
+/** Top-level list paths of an output (`items[]`, `variants.*`, `[]`) whose elements are objects. */
+function listPaths(schema: JsonSchema | undefined): string[] {
+  const out: string[] = [];
+  const t = typeOf(schema);
+  if (t === 'array' && typeOf(schemaAt(schema, '[]')) === 'object') out.push('[]');
+  if (t === 'object' && typeof schema === 'object') {
+    const required = Array.isArray(schema.required) ? schema.required : undefined;
+    for (const [key, p] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) {
+      if (required !== undefined && !required.includes(key)) continue;
+      const pt = typeOf(p);
+      if (pt === 'array' && typeOf(schemaAt(p, '[]')) === 'object') out.push(`${key}[]`);
+      else if (pt === 'object' && typeof p === 'object' && p.properties === undefined && typeOf(schemaAt(p, '*')) === 'object') out.push(`${key}.*`);
+    }
+  }
+  return out;
+}
+
+function addEdge(ctx: ExtraContext, from: string, to: string, parameter: string): void {
+  ctx.edges.push({ from, to, parameter });
+}
+
+/** A `sum` node over a list (or the numeric path itself): the node id and path a number is read from. */
+function numberNode(ctx: ExtraContext, source: NumberSource, insertAt: number): { from: string; path: string; inserted: number } {
+  if (source.sumKey === undefined) return { from: source.from.id, path: source.path, inserted: 0 };
+  const sum: ReasoningNode = {
+    kind: 'reasoning',
+    id: ctx.newId(`sum:${listName(source.path)}`),
+    op: 'sum',
+    input: { from: source.from.id, path: source.path },
+    params: { key: source.sumKey },
+  };
+  ctx.nodes.splice(insertAt, 0, sum);
+  addEdge(ctx, source.from.id, sum.id, 'input');
+  return { from: sum.id, path: '$', inserted: 1 };
+}
+
+function addExtraOps(ctx: ExtraContext): void {
+  const { rng, toolNodes, nodes } = ctx;
+  const writes = toolNodes.filter((n) => n.access === 'write');
+  const readers = (id: string): boolean => nodes.some((n) => (n.kind === 'tool' && Object.values(n.args).some((s) => 'from' in s && s.from === id)) || (n.kind === 'reasoning' && n.input.from === id));
+
+  // Arithmetic: a numeric fact a write takes from the user, computed from a number read before.
+  if (ctx.extraOps.has('arithmetic')) {
+    for (const write of writes) {
+      const k = toolNodes.indexOf(write);
+      const props = (ctx.toolByName.get(write.tool)?.parameters.properties ?? {}) as Record<string, JsonSchema>;
+      for (const [parameter, source] of Object.entries(write.args)) {
+        const t = typeOf(props[parameter]);
+        if (!('user' in source) || (t !== 'number' && t !== 'integer') || !rng.bool(P_ARITHMETIC)) continue;
+        const sources = numberSources(ctx, k).filter((s) => s.sumKey === undefined);
+        if (sources.length === 0) continue;
+        const src = rng.pick(sources);
+        const at = nodes.indexOf(write);
+        const node: ReasoningNode = { kind: 'reasoning', id: ctx.newId(`compute:${parameter}`), op: 'arithmetic', input: { from: src.from.id, path: src.path }, params: {} };
+        nodes.splice(at, 0, node);
+        addEdge(ctx, src.from.id, node.id, 'input');
+        // The user node goes; the write reads the computed value.
+        const fact = source.user;
+        const userIndex = nodes.findIndex((n) => n.kind === 'user' && n.fact === fact);
+        if (userIndex >= 0) nodes.splice(userIndex, 1);
+        ctx.edges.splice(0, ctx.edges.length, ...ctx.edges.filter((e) => !(e.from === `user:${fact}` && e.to === write.id)));
+        write.args[parameter] = { from: node.id, path: '$' };
+        addEdge(ctx, node.id, write.id, parameter);
+      }
+    }
+  }
+
+  // Compare: the one write, read by nothing, made only if a number read before it passes a threshold.
+  if (ctx.extraOps.has('compare') && writes.length === 1 && rng.bool(P_COMPARE)) {
+    const write = writes[0] as ToolNode;
+    const sources = readers(write.id) ? [] : numberSources(ctx, toolNodes.indexOf(write));
+    if (sources.length > 0) {
+      const src = rng.pick(sources);
+      const at = nodes.indexOf(write);
+      const number = numberNode(ctx, src, at);
+      const compare: ReasoningNode = { kind: 'reasoning', id: ctx.newId('check'), op: 'compare', input: { from: number.from, path: number.path }, params: {} };
+      nodes.splice(at + number.inserted, 0, compare);
+      addEdge(ctx, number.from, compare.id, 'input');
+      write.when = compare.id;
+      addEdge(ctx, compare.id, write.id, 'when');
+    }
+  }
+
+  // Count or sum: a read-only blueprint's answer, over a list of its last call.
+  if (writes.length === 0 && (ctx.extraOps.has('count') || ctx.extraOps.has('sum')) && rng.bool(P_AGGREGATE)) {
+    const last = toolNodes[toolNodes.length - 1] as ToolNode;
+    const schema = ctx.outputSchema(last.tool);
+    const options: ReasoningNode[] = [];
+    for (const list of listPaths(schema)) {
+      const element = schemaAt(schema, list);
+      if (ctx.extraOps.has('count')) options.push({ kind: 'reasoning', id: `count:${listName(list)}`, op: 'count', input: { from: last.id, path: list }, params: {} });
+      if (ctx.extraOps.has('sum')) for (const key of numericPaths(element)) options.push({ kind: 'reasoning', id: `sum:${listName(list)}`, op: 'sum', input: { from: last.id, path: list }, params: { key } });
+    }
+    // Lists of ids counted by a field of the records they name ("how many of your orders are pending").
+    if (ctx.extraOps.has('count') && typeOf(schema) === 'object' && typeof schema === 'object') {
+      const required = Array.isArray(schema.required) ? schema.required : undefined;
+      for (const [key, p] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) {
+        if ((required !== undefined && !required.includes(key)) || typeOf(p) !== 'array' || typeOf(schemaAt(p, '[]')) !== 'string') continue;
+        const parameter = `${singularize(key)}_id`;
+        const via = lookupTool(ctx.graph, parameter);
+        if (via) options.push({ kind: 'reasoning', id: `count:${key}`, op: 'count', input: { from: last.id, path: `${key}[]` }, params: { via: { tool: via, parameter } } });
+      }
+    }
+    if (options.length > 0 && !readers(last.id)) {
+      const node = rng.pick(options);
+      node.id = ctx.newId(node.id);
+      nodes.push(node);
+      addEdge(ctx, last.id, node.id, 'input');
+    }
+  }
+}
+
+const CREATE_VERBS = new Set(['create', 'book', 'place', 'add', 'make', 'reserve', 'purchase', 'buy', 'register', 'open', 'submit', 'new', 'insert', 'post', 'generate', 'issue', 'schedule']);
+
+/** Whether a tool makes a new record (`create_order`, `book_reservation`): what it returns is new. */
+function isCreateLike(tool: string): boolean {
+  return CREATE_VERBS.has(splitWords(tool)[0] ?? '');
+}
+
+/**
+ * Whether a write acts on the record an id parameter names: its entity is in the tool's name
+ * (`order_id` of `cancel_pending_order`, `item_ids` of `return_delivered_order_items`), unlike
+ * context such as the `user_id` of `cancel_flight_order`.
+ */
+function actedOn(tool: string, parameter: string): boolean {
+  const m = /^(.+?)_ids?$/.exec(parameter);
+  if (!m) return false;
+  const name = new Set(splitWords(tool).map((w) => singularize(w)));
+  return splitWords(m[1] as string).every((w) => name.has(singularize(w)));
+}
+
+/** `orders[]` → `orders`, `variants.*` → `variants`, `[]` → `item`. */
+function listName(list: string): string {
+  return list.replace(/\[\]$|\.\*$/, '') || 'item';
+}
+
+/** Whether the elements at a list path all have a numeric field; undefined when the schema is unknown. */
 function hasNumericField(schema: JsonSchema | undefined, listPath: string): boolean | undefined {
   if (schema === undefined) return undefined;
   const element = schemaAt(schema, listPath);
   if (element === undefined) return undefined;
-  const numeric = (s: JsonSchema | undefined, depth: number): boolean => {
-    const t = typeOf(s);
-    if (t === 'number' || t === 'integer') return true;
-    if (t !== 'object' || depth === 0 || typeof s !== 'object') return false;
-    const props = (s as { properties?: Record<string, JsonSchema> }).properties ?? {};
-    return Object.values(props).some((p) => numeric(p, depth - 1));
-  };
-  return numeric(element, 3);
+  const t = typeOf(element);
+  if (t === 'number' || t === 'integer') return true;
+  return numericPaths(element, 3).length > 0;
 }
 
 /** `item_ids` → `item_id`: a list parameter fed element by element names one element. */
@@ -217,6 +480,10 @@ function resolvedEntity(graph: DependencyGraph, tool: string): string | undefine
     for (const b of a.bindings) if (b.outputPath === '$') supplied.add(b.parameter);
   });
   return supplied.size > 0 ? [...supplied].sort().join(',') : undefined;
+}
+
+function ordinal(k: number): string {
+  return ['zeroth', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth'][k] ?? `${k}th`;
 }
 
 function words(name: string): string {

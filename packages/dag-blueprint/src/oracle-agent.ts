@@ -146,6 +146,8 @@ export function createOracleAgent(options: OracleAgentOptions): Agent {
           values.set(node.id, outcome.output);
           continue;
         }
+        // A conditional call is made only on the branch its compare node takes.
+        if (node.when !== undefined && values.get(node.when) !== true) continue;
         const args = bindArgs(node, toolsByName.get(node.tool), resolve, (fact) => need(userNodes.find((n) => n.fact === fact) as UserNode));
         inputs.set(node.id, args);
         const r = call(node.tool, args);

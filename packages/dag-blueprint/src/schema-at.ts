@@ -72,3 +72,63 @@ export function itemsOf(schema: JsonSchema | undefined): JsonSchema | undefined 
   const s = nonNull(schema);
   return s ? (s.items as JsonSchema | undefined) : undefined;
 }
+
+/**
+ * False when a key on the path is optional in its parent schema (the parent lists `required` and
+ * the key is not in it): the value may be missing from real outputs (`cancel_reason` of an order
+ * that was never cancelled). True otherwise, including when the schema does not say.
+ */
+export function pathIsReliable(schema: JsonSchema | undefined, path: string): boolean {
+  let current: JsonSchema | undefined = schema;
+  for (const seg of parsePath(path)) {
+    let s = nonNull(current);
+    if (!s) return true;
+    // A union of record shapes (a lookup of any kind of record): a key only some shapes have may be missing.
+    const variants = (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined) as JsonSchema[] | undefined;
+    if (variants && seg.kind === 'key') {
+      const objects = variants.map((v) => nonNull(v)).filter((v): v is SchemaObject => v !== undefined && typeOf(v) === 'object');
+      const holding = objects.filter((v) => (v.properties as Record<string, JsonSchema> | undefined)?.[seg.key] !== undefined);
+      if (holding.length === 0) return true;
+      if (holding.length < objects.length) return false;
+      s = holding[0] as SchemaObject;
+    }
+    if (seg.kind === 'key') {
+      const props = s.properties as Record<string, JsonSchema> | undefined;
+      if (props?.[seg.key] !== undefined && Array.isArray(s.required) && !(s.required as unknown[]).includes(seg.key)) return false;
+      const ap = s.additionalProperties;
+      current = props?.[seg.key] ?? (isJsonObject(ap as JsonValue) ? (ap as JsonSchema) : undefined);
+    } else if (typeOf(s) === 'array' || s.items !== undefined) {
+      current = s.items as JsonSchema | undefined;
+    } else {
+      const ap = s.additionalProperties;
+      current = isJsonObject(ap as JsonValue) ? (ap as JsonSchema) : undefined;
+    }
+  }
+  return true;
+}
+
+const ID_LIKE = /(^|[._])id$|(^|_)ids?$/;
+
+/**
+ * Dot paths (depth ≤ `depth`, not into lists or maps) of numeric fields every value of the
+ * schema has (required where the schema says), identifiers excluded: what can be summed,
+ * compared or computed with (`price`, `total`, `balance`).
+ */
+export function numericPaths(schema: JsonSchema | undefined, depth = 2): string[] {
+  const out: string[] = [];
+  const walk = (s: JsonSchema | undefined, prefix: string, d: number): void => {
+    const o = nonNull(s);
+    if (!o || typeOf(o) !== 'object' || d === 0) return;
+    const props = (o.properties ?? {}) as Record<string, JsonSchema>;
+    const required = Array.isArray(o.required) ? (o.required as string[]) : undefined;
+    for (const [key, p] of Object.entries(props)) {
+      if (required !== undefined && !required.includes(key)) continue;
+      const path = prefix === '' ? key : `${prefix}.${key}`;
+      const t = typeOf(p);
+      if ((t === 'number' || t === 'integer') && !ID_LIKE.test(key)) out.push(path);
+      else if (t === 'object') walk(p, path, d - 1);
+    }
+  };
+  walk(schema, '', depth);
+  return out.sort();
+}

@@ -1,19 +1,29 @@
 import type { JsonObject, JsonSchema, JsonValue, Rng } from '@autoforge/core';
-import { isJsonObject } from '@autoforge/core';
-import type { Blueprint, ToolNode } from './blueprint.js';
+import { isJsonObject, pluralize, splitWords } from '@autoforge/core';
+import type { ToolNode } from './blueprint.js';
 import { scalarLeaves } from './reasoning.js';
 import { itemsOf, typeOf, typeOfValue, typesFit } from './schema-at.js';
 import { singular } from './words.js';
 
-interface IndexedRecord {
+/** One record of the state, with its values by leaf name. */
+export interface IndexedRecord {
+  collection: string;
   id: string;
-  /** Leaf name (last path segment) → value, first occurrence; `<entity>_id` → the record id. */
+  /** Leaf name (last path segment) → value, first occurrence; `<entity>_id` and `id` → the record id. */
   leaves: Map<string, JsonValue>;
 }
 
-const indexCache = new WeakMap<object, Map<string, IndexedRecord[]>>();
+/** The state's records by collection. */
+export interface StateIndex {
+  /** Collection names in state order. */
+  names: string[];
+  collections: Map<string, IndexedRecord[]>;
+}
 
-function indexState(state: JsonObject, collections: readonly string[]): Map<string, IndexedRecord[]> {
+const indexCache = new WeakMap<object, StateIndex>();
+
+/** Indexes the collections of a (frozen) state once; cached per state object. */
+export function indexState(state: JsonObject, collections: readonly string[]): StateIndex {
   const cached = indexCache.get(state);
   if (cached) return cached;
   const index = new Map<string, IndexedRecord[]>();
@@ -37,12 +47,14 @@ function indexState(state: JsonObject, collections: readonly string[]): Map<stri
       }
       addCompoundLeaves(record as JsonValue, leaves);
       leaves.set(`${singular(name)}_id`, id);
-      records.push({ id, leaves });
+      if (!leaves.has('id')) leaves.set('id', id);
+      records.push({ collection: name, id, leaves });
     }
     index.set(name, records);
   }
-  indexCache.set(state, index);
-  return index;
+  const result: StateIndex = { names: [...index.keys()], collections: index };
+  indexCache.set(state, result);
+  return result;
 }
 
 // A field name, as opposed to a data key of a map (`2024-05-01`, `#W0001`).
@@ -69,86 +81,232 @@ function addCompoundLeaves(value: JsonValue, leaves: Map<string, JsonValue>, dep
   }
 }
 
-/** Values for the user nodes, or the parameters nothing in the state can supply. */
-export type UserValues = { ok: true; values: Map<string, JsonValue> } | { ok: false; missing: string[] };
+/** The facts one alternative assigns, and the records it makes the user's own ("anchors"). */
+export interface FactAssignment {
+  values: [string, JsonValue][];
+  anchors: [string, IndexedRecord][];
+}
+
+/** Alternatives for the facts a tool node introduces, or the parameters nothing can supply. */
+export type FactChoices = { ok: true; choices: FactAssignment[] } | { ok: false; missing: string[] };
 
 /**
- * Chooses the user's facts from the seed state. The facts a read tool takes (an email, a name and
- * zip) come from one "anchor" record per collection, so that lookups find it; the facts a write
- * takes (a new address) come from another record, so that the write changes something. Enum
- * parameters take one of their values.
+ * Ways to choose the user facts a tool node needs that no earlier node chose. Facts of read tools
+ * (an email, a name and zip) come from the user's own record of a collection (its "anchor"), so
+ * that lookups find it; a collection without an anchor offers several records, and the first one
+ * a choice uses becomes the anchor. Facts of writes (a new address) come from other records, so
+ * the write changes something; what no record holds is stated (see {@link inventValue}). Enum
+ * parameters take their enum values; search terms (`keywords`, `query`) take a word of a record.
+ * Identifier parameters of writes are left to the caller ({@link isDeferred}).
  */
-export function chooseUserValues(
-  blueprint: Blueprint,
-  order: readonly ToolNode[],
-  params: (tool: string) => Record<string, JsonSchema>,
-  state: JsonObject,
-  collections: readonly string[],
+export function factChoices(
+  node: ToolNode,
+  schemas: Record<string, JsonSchema>,
+  index: StateIndex,
+  known: ReadonlyMap<string, JsonValue>,
+  anchors: ReadonlyMap<string, IndexedRecord>,
   rng: Rng,
-): UserValues {
-  const index = indexState(state, collections);
-  const names = [...index.keys()];
-  const anchors = new Map<string, IndexedRecord>();
-  const values = new Map<string, JsonValue>();
+  limit: number,
+  demands: readonly string[] = [],
+): FactChoices {
+  const wanted: [string, string][] = []; // [parameter, fact]
+  const enums: [string, JsonValue[]][] = []; // [fact, values]
+  for (const [parameter, source] of Object.entries(node.args)) {
+    if (!('user' in source) || known.has(source.user) || isDeferred(node, parameter)) continue;
+    if (wanted.some(([, f]) => f === source.user) || enums.some(([f]) => f === source.user)) continue;
+    const enumValues = enumOf(schemas[parameter]);
+    if (enumValues !== undefined && enumValues.length > 0) enums.push([source.user, rng.shuffle(enumValues)]);
+    else wanted.push([parameter, source.user]);
+  }
+  let plans: FactAssignment[] = [{ values: [], anchors: [] }];
+  if (wanted.length > 0) {
+    const result =
+      node.access === 'read' ? readPlans(wanted, schemas, index, anchors, rng, limit, relevance(node.tool, demands)) : writePlans(wanted, schemas, index, anchors, rng, limit);
+    if (!result.ok) return result;
+    plans = result.choices;
+  }
+  const n = Math.min(limit, Math.max(plans.length, ...enums.map(([, v]) => v.length)));
+  const choices: FactAssignment[] = [];
+  for (let j = 0; j < n; j++) {
+    const plan = plans[j % plans.length] as FactAssignment;
+    choices.push({
+      values: [...plan.values, ...enums.map(([fact, values]): [string, JsonValue] => [fact, values[j % values.length] as JsonValue])],
+      anchors: plan.anchors,
+    });
+  }
+  return { ok: true, choices };
+}
+
+function enumOf(schema: JsonSchema | undefined): JsonValue[] | undefined {
+  if (typeof schema !== 'object') return undefined;
+  const e = (schema as { enum?: JsonValue[] }).enum;
+  if (Array.isArray(e)) return e;
+  const items = itemsOf(schema);
+  if (typeOf(schema) === 'array' && typeof items === 'object') {
+    const ie = (items as { enum?: JsonValue[] }).enum;
+    if (Array.isArray(ie)) return ie.map((v) => [v]);
+  }
+  return undefined;
+}
+
+const has = (r: IndexedRecord, ps: readonly string[], schemas: Record<string, JsonSchema>): boolean =>
+  ps.every((p) => leafOf(r, p, schemas[p]) !== undefined);
+
+function fillFrom(record: IndexedRecord, pairs: readonly [string, string][], schemas: Record<string, JsonSchema>): [string, JsonValue][] {
+  return pairs.map(([parameter, fact]) => [fact, coerce(leafOf(record, parameter, schemas[parameter]) as JsonValue, schemas[parameter])]);
+}
+
+function readPlans(
+  wanted: readonly [string, string][],
+  schemas: Record<string, JsonSchema>,
+  index: StateIndex,
+  anchors: ReadonlyMap<string, IndexedRecord>,
+  rng: Rng,
+  limit: number,
+  score: (record: IndexedRecord) => number,
+): FactChoices {
+  const params = wanted.map(([p]) => p);
+  // The user's own record already holds everything: no choice to make.
+  for (const name of index.names) {
+    const anchor = anchors.get(name);
+    if (anchor && has(anchor, params, schemas)) return { ok: true, choices: [{ values: fillFrom(anchor, wanted, schemas), anchors: [] }] };
+  }
+  // Records that hold every fact together (one person's email and name): several alternatives,
+  // the most relevant first (of the collection the tool names, with the fields later steps read).
+  const together: IndexedRecord[] = [];
+  for (const name of rng.shuffle(index.names)) {
+    if (anchors.has(name)) continue;
+    const fits = (index.collections.get(name) ?? []).filter((r) => has(r, params, schemas));
+    together.push(...rng.sample(fits, Math.min(fits.length, limit * 2)));
+  }
+  if (together.length > 0) {
+    const ranked = rng.shuffle(together).map((r) => ({ r, score: score(r) }));
+    ranked.sort((a, b) => b.score - a.score);
+    return {
+      ok: true,
+      choices: ranked.slice(0, limit).map(({ r }) => ({ values: fillFrom(r, wanted, schemas), anchors: [[r.collection, r]] })),
+    };
+  }
+  // Each fact on its own: from an anchor when it has it, else from a record of some collection.
+  const perParam: { pair: [string, string]; options: IndexedRecord[] }[] = [];
   const missing: string[] = [];
-  for (const node of order) {
-    const schemas = params(node.tool);
-    const wanted: [string, string][] = []; // [parameter, fact]
-    for (const [parameter, source] of Object.entries(node.args)) {
-      if (!('user' in source) || values.has(source.user) || isDeferred(node, parameter)) continue;
-      const enumValues = (schemas[parameter] as { enum?: JsonValue[] } | undefined)?.enum;
-      if (Array.isArray(enumValues) && enumValues.length > 0) values.set(source.user, rng.pick(enumValues));
-      else wanted.push([parameter, source.user]);
+  const searches: [string, string][] = [];
+  for (const pair of wanted) {
+    const [parameter] = pair;
+    const anchored = index.names.map((n) => anchors.get(n)).find((a) => a !== undefined && leafOf(a, parameter, schemas[parameter]) !== undefined);
+    if (anchored) {
+      perParam.push({ pair, options: [anchored] });
+      continue;
     }
-    if (wanted.length === 0) continue;
-    const has = (r: IndexedRecord, ps: readonly string[]): boolean => ps.every((p) => leafOf(r, p, schemas[p]) !== undefined);
-    const params0 = wanted.map(([p]) => p);
-    const together = names.filter((n) => (index.get(n) ?? []).some((r) => has(r, params0)));
-    const fill = (record: IndexedRecord, ps: readonly [string, string][]): void => {
-      for (const [parameter, fact] of ps) values.set(fact, coerce(leafOf(record, parameter, schemas[parameter]) as JsonValue, schemas[parameter]));
-    };
-    const pickRecord = (collection: string, ps: readonly string[]): IndexedRecord | undefined => {
-      const fits = (index.get(collection) ?? []).filter((r) => has(r, ps));
-      if (fits.length === 0) return undefined;
-      const anchor = anchors.get(collection);
-      if (node.access === 'read') {
-        if (anchor && has(anchor, ps)) return anchor;
-        const chosen = rng.pick(fits);
-        if (!anchor) anchors.set(collection, chosen);
-        return chosen;
-      }
-      const others = fits.filter((r) => r !== anchor);
-      return rng.pick(others.length > 0 ? others : fits);
-    };
-    if (together.length > 0) {
-      const collection = together.find((n) => anchors.has(n)) ?? rng.pick(together);
-      const record = pickRecord(collection, params0);
-      if (record) {
-        fill(record, wanted);
-        continue;
-      }
+    const options: IndexedRecord[] = [];
+    for (const name of index.names) options.push(...(index.collections.get(name) ?? []).filter((r) => leafOf(r, parameter, schemas[parameter]) !== undefined));
+    if (options.length > 0) perParam.push({ pair, options });
+    else if (isSearchParameter(parameter)) searches.push(pair);
+    else missing.push(parameter);
+  }
+  if (missing.length > 0) return { ok: false, missing };
+  const choices: FactAssignment[] = [];
+  for (let j = 0; j < limit; j++) {
+    const values: [string, JsonValue][] = [];
+    const chosen = new Map<string, IndexedRecord>();
+    for (const { pair, options } of perParam) {
+      const inCollection = options.filter((r) => chosen.get(r.collection) === r);
+      const record = inCollection[0] ?? rng.pick(options);
+      if (!anchors.has(record.collection) && !chosen.has(record.collection)) chosen.set(record.collection, record);
+      values.push(...fillFrom(record, [pair], schemas));
     }
+    for (const [parameter, fact] of searches) {
+      const term = searchTerm(index, anchors, rng);
+      if (term === undefined) return { ok: false, missing: [parameter] };
+      values.push([fact, typeOf(schemas[parameter]) === 'array' ? [term] : term]);
+    }
+    choices.push({ values, anchors: [...chosen] });
+  }
+  return { ok: true, choices };
+}
+
+function writePlans(
+  wanted: readonly [string, string][],
+  schemas: Record<string, JsonSchema>,
+  index: StateIndex,
+  anchors: ReadonlyMap<string, IndexedRecord>,
+  rng: Rng,
+  limit: number,
+): FactChoices {
+  const params = wanted.map(([p]) => p);
+  const isAnchor = (r: IndexedRecord): boolean => anchors.get(r.collection) === r;
+  // A new value that another record holds (a new address: another user's).
+  const together: IndexedRecord[] = [];
+  for (const name of index.names) together.push(...(index.collections.get(name) ?? []).filter((r) => !isAnchor(r) && has(r, params, schemas)));
+  if (together.length > 0) {
+    return { ok: true, choices: rng.sample(together, Math.min(together.length, limit)).map((r) => ({ values: fillFrom(r, wanted, schemas), anchors: [] })) };
+  }
+  const choices: FactAssignment[] = [];
+  for (let j = 0; j < limit; j++) {
+    const values: [string, JsonValue][] = [];
     for (const pair of wanted) {
-      const options = names.filter((n) => (index.get(n) ?? []).some((r) => leafOf(r, pair[0], schemas[pair[0]]) !== undefined));
-      if (options.length === 0) {
-        // A write may take a fact the state cannot hold yet (a reason, an amount): the user
-        // states one. Reads cannot: an invented value would find nothing.
-        const invented = node.access === 'write' ? inventValue(pair[0], schemas[pair[0]], rng) : undefined;
-        if (invented === undefined) missing.push(pair[0]);
-        else values.set(pair[1], invented);
+      const [parameter, fact] = pair;
+      const options: IndexedRecord[] = [];
+      for (const name of index.names) options.push(...(index.collections.get(name) ?? []).filter((r) => leafOf(r, parameter, schemas[parameter]) !== undefined));
+      const others = options.filter((r) => !isAnchor(r));
+      if (options.length > 0) {
+        values.push(...fillFrom(rng.pick(others.length > 0 ? others : options), [pair], schemas));
         continue;
       }
-      const collection = options.find((n) => anchors.has(n)) ?? rng.pick(options);
-      const record = pickRecord(collection, [pair[0]]);
-      if (record) fill(record, [pair]);
+      // A write may take a fact the state cannot hold yet (a reason, an amount): the user
+      // states one. Reads cannot: an invented value would find nothing.
+      const invented = inventValue(parameter, schemas[parameter], rng);
+      if (invented === undefined) return { ok: false, missing: [parameter] };
+      values.push([fact, invented]);
+    }
+    choices.push({ values, anchors: [] });
+  }
+  return { ok: true, choices };
+}
+
+/**
+ * How well a record suits a read tool: records of the collection the tool's name names come first
+ * (`get_customer_by_phone` looks up customers, though lines have phone numbers too), then records
+ * with more of the fields later steps read from the tool's output.
+ */
+function relevance(tool: string, demands: readonly string[]): (record: IndexedRecord) => number {
+  const toolWords = new Set(splitWords(tool).map((w) => singular(w)));
+  return (record) => {
+    const entity = splitWords(singular(record.collection));
+    let score = entity.length > 0 && entity.every((w) => toolWords.has(w)) ? 10 : 0;
+    for (const d of demands) if (record.leaves.has(d)) score += 1;
+    return score;
+  };
+}
+
+const SEARCH_PARAMETER = /^(key_?words?|query|q|search|search_?term|search_?text|term|text|keywords?_?list)$/;
+
+/** Whether a parameter is a free-text search term (`keywords`, `query`). */
+export function isSearchParameter(parameter: string): boolean {
+  return SEARCH_PARAMETER.test(parameter.toLowerCase());
+}
+
+const STOP_WORDS = new Set(['the', 'and', 'for', 'with', 'from', 'this', 'that', 'your', 'you', 'are', 'was', 'has', 'have', 'not', 'but', 'all', 'any']);
+
+/** A word of a descriptive string in the user's records (or any record): what a user would search for. */
+function searchTerm(index: StateIndex, anchors: ReadonlyMap<string, IndexedRecord>, rng: Rng): string | undefined {
+  const pools = [[...anchors.values()], ...rng.shuffle(index.names).map((n) => rng.shuffle(index.collections.get(n) ?? []).slice(0, 20))];
+  for (const pool of pools) {
+    for (const record of pool) {
+      const words: string[] = [];
+      for (const [leaf, v] of record.leaves) {
+        if (typeof v !== 'string' || /(^|_)id$/.test(leaf) || v.length > 200 || /^\d|:\/\//.test(v)) continue;
+        for (const w of v.split(/[^\p{L}\p{N}]+/u)) if (w.length >= 3 && /\p{L}/u.test(w) && !STOP_WORDS.has(w.toLowerCase())) words.push(w);
+      }
+      if (words.length > 0) return rng.pick(words);
     }
   }
-  return missing.length > 0 ? { ok: false, missing } : { ok: true, values };
+  return undefined;
 }
 
 /**
  * A record's value for a parameter: by its name, or (for a list parameter such as `item_ids`) its
- * singular. An object or list only answers a parameter of that type.
+ * singular, or a synonym (`dob` → `date_of_birth`). An object or list only answers a parameter of that type.
  */
 function leafOf(record: IndexedRecord, parameter: string, schema: JsonSchema | undefined): JsonValue | undefined {
   for (const name of nameVariants(parameter)) {
@@ -198,15 +356,37 @@ function project(value: JsonValue, schema: JsonSchema | undefined): JsonValue {
   return value;
 }
 
-/** `new_item_ids` → `new_item_ids`, `new_item_id`, `item_ids`, `item_id`: the names a value may go by. */
+// Names a value goes by under another name (abbreviations and long forms of the same fact).
+const SYNONYMS: Record<string, string[]> = {
+  dob: ['date_of_birth', 'birth_date', 'birthday'],
+  date_of_birth: ['dob', 'birth_date', 'birthday'],
+  birthday: ['date_of_birth', 'dob', 'birth_date'],
+  full_name: ['name'],
+  phone: ['phone_number', 'mobile'],
+  phone_number: ['phone', 'mobile'],
+  mobile: ['phone_number', 'phone'],
+  zip: ['zip_code', 'postal_code', 'zipcode'],
+  zip_code: ['zip', 'postal_code'],
+  postal_code: ['zip', 'zip_code'],
+  email: ['email_address'],
+  email_address: ['email'],
+  city_name: ['city'],
+  departure: ['origin', 'from_city', 'departure_city'],
+  destination: ['arrival', 'to_city', 'destination_city'],
+};
+
+/** `new_item_ids` → `new_item_ids`, `new_item_id`, `item_ids`, `item_id` (and `line_id` → `line_ids`), then synonyms: the names a value may go by. */
 export function nameVariants(parameter: string): string[] {
   const out = [parameter];
   if (parameter.endsWith('_ids')) out.push(parameter.slice(0, -1));
+  // One id is also named by a list of them (`line_id` in a customer's `line_ids`).
+  if (parameter.endsWith('_id')) out.push(`${parameter}s`, pluralize(parameter.slice(0, -3)));
   const unqualified = parameter.replace(/^[a-z0-9]+_(?=[a-z0-9]+_ids?$)/, '');
   if (unqualified !== parameter) {
     out.push(unqualified);
     if (unqualified.endsWith('_ids')) out.push(unqualified.slice(0, -1));
   }
+  for (const name of [...out]) for (const s of SYNONYMS[name] ?? []) if (!out.includes(s)) out.push(s);
   return out;
 }
 
@@ -233,7 +413,8 @@ export function isDeferred(node: ToolNode, parameter: string): boolean {
   return node.access === 'write' && /(^|_)ids?$/.test(parameter);
 }
 
-function coerce(value: JsonValue, schema: JsonSchema | undefined): JsonValue {
+/** A value in the type its parameter wants: numbers and numeric strings converted, objects cut to the schema. */
+export function coerce(value: JsonValue, schema: JsonSchema | undefined): JsonValue {
   if (value !== null && typeof value === 'object') return project(value, schema);
   const t = typeOf(schema);
   if (t === 'string' && typeof value === 'number') return String(value);

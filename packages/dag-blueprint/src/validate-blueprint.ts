@@ -12,8 +12,11 @@ import { itemsOf, schemaAt, typeOf, typeOfValue, typesFit } from './schema-at.js
  * says so, and every edge stands for a source; acyclic (graphology-dag `hasCycle`); value types
  * compatible where both schemas say them (an array parameter also takes one item).
  *
+ * A conditional call (`when`) must name a `compare` node (with its `when` edge), and nothing may
+ * read a conditional call's output.
+ *
  * Issue codes: `duplicate_node`, `unknown_tool`, `unknown_parameter`, `unbound_parameter`,
- * `unknown_source`, `edge_mismatch`, `cycle`, `type_mismatch`.
+ * `unknown_source`, `conditional_source`, `edge_mismatch`, `cycle`, `type_mismatch`.
  */
 export function validateBlueprint(blueprint: Blueprint, tools: readonly ToolSpec[]): Result<void> {
   const issues: Issue[] = [];
@@ -45,7 +48,9 @@ export function validateBlueprint(blueprint: Blueprint, tools: readonly ToolSpec
       return schemaAt(tool?.outputSchema, path);
     }
     if (node.kind === 'reasoning') {
-      if (node.op === 'count' || node.op === 'sum' || node.op === 'arithmetic') return path === '$' ? { type: 'number' } : undefined;
+      // A count is an integer; a sum or a computed value is a number that may be whole (it can feed an integer).
+      if (node.op === 'count') return path === '$' ? { type: 'integer' } : undefined;
+      if (node.op === 'sum' || node.op === 'arithmetic') return undefined;
       if (node.op === 'compare') return path === '$' ? { type: 'boolean' } : undefined;
       const element = outputSchema(node.input.from, node.input.path);
       return schemaAt(element, path);
@@ -64,8 +69,13 @@ export function validateBlueprint(blueprint: Blueprint, tools: readonly ToolSpec
       needed.add(edgeKey(id, to, parameter));
       return true;
     }
-    if (!byId.has(source.from)) {
+    const from = byId.get(source.from);
+    if (!from) {
       add('unknown_source', pointer, `node "${source.from}" does not exist`);
+      return false;
+    }
+    if (from.kind === 'tool' && from.when !== undefined) {
+      add('conditional_source', pointer, `"${source.from}" runs only on a branch; nothing may read it`);
       return false;
     }
     needed.add(edgeKey(source.from, to, parameter));
@@ -81,6 +91,11 @@ export function validateBlueprint(blueprint: Blueprint, tools: readonly ToolSpec
       return;
     }
     if (node.kind !== 'tool') return;
+    if (node.when !== undefined) {
+      const cond = byId.get(node.when);
+      if (cond?.kind !== 'reasoning' || cond.op !== 'compare') add('unknown_source', `/nodes/${i}/when`, `"${node.when}" is not a compare node`);
+      else needed.add(edgeKey(node.when, node.id, 'when'));
+    }
     const tool = toolByName.get(node.tool);
     if (!tool) {
       add('unknown_tool', `/nodes/${i}/tool`, `tool "${node.tool}" does not exist`);
