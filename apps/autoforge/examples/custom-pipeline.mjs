@@ -16,7 +16,7 @@ if (!synth.ok) throw new Error(synth.issues.map((i) => i.message).join('\n'));
 const env = await createEnvironment(synth.value.spec);
 const graph = buildDependencyGraph(synth.value.spec.tools);
 const samples = [];
-for (const [i, walk] of randomWalks(graph, { seed: 1, count: 6, minLength: 3, maxLength: 5 }).entries()) {
+for (const [i, walk] of randomWalks(graph, { seed: 1, count: 12, minLength: 3, maxLength: 5 }).entries()) {
   const blueprint = mergeSequences([walk], graph, { seed: i, tools: env.tools });
   const task = compileTask(blueprint, env, { seed: i });
   if (!task.ok) continue; // a counted rejection: task.reason
