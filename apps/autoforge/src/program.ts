@@ -152,7 +152,7 @@ function buildProgram(io: CliIo): Command {
 
   const trainingOptions = (command: Command): Command =>
     command
-      .option('--iters <N>', 'training iterations', '10')
+      .option('--iters <N>', 'training iterations', '20')
       .option('--rollouts <G>', 'episodes per train task per iteration (the group size)', '4')
       .option('--user-error-rate <p>', 'share of training episodes whose scripted user makes one error', '0.2')
       .option('--held-out <share>', 'share of each environment\'s tasks held out for evaluation', '0.25')

@@ -36,8 +36,8 @@ export function demoConfig(out: string): PipelineConfig {
     tasksPerDoc: 40,
     rollout: { userErrorRate: 0.2, rolloutsPerTask: 2, maxTurns: 16, concurrency: 16 },
     judge: 'rule',
-    train: { algo: 'erpo', iterations: 12, rolloutsPerTask: 4, heldOutShare: 0.25, learningRate: 0.03, evalEvery: 2 },
-    ablation: { seeds: 2, iterations: 6, userErrorRates: [0.2] },
+    train: { algo: 'erpo', iterations: 20, rolloutsPerTask: 4, heldOutShare: 0.25, learningRate: 0.03, evalEvery: 4 },
+    ablation: { seeds: 2, iterations: 12, userErrorRates: [0.2] },
     report: true,
   };
 }
