@@ -38,3 +38,6 @@ export { pluralize, singularize, splitWords } from './naming.js';
 export type { FactRef, FactStatement } from './dialogue.js';
 export { askForFacts, asksFor, factStatement, factSubject, parseFactStatements, sayValue, statementsAbout } from './dialogue.js';
 export type { Blame, Verdict, VerdictEvidence } from './verdict.js';
+export type { AgentRequests } from './dialogue-acts.js';
+export { asksAnything, isConfirmationRequest, isRequestSentence, readRequests, splitSentences } from './dialogue-acts.js';
+export { contentWords, taskVocabulary } from './content-words.js';

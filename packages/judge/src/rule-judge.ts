@@ -1,11 +1,9 @@
 import type { Blame, Message, Task, ToolStep, Trajectory, UserFact, Verdict, VerdictEvidence } from '@autoforge/core';
-import { USER_STOP_TOKEN } from '@autoforge/core';
-import { isRequestSentence, readRequests, splitSentences } from './dialogue-acts.js';
+import { contentWords, isRequestSentence, readRequests, splitSentences, taskVocabulary, USER_STOP_TOKEN } from '@autoforge/core';
 import { JudgeError } from './error.js';
 import { factClaims, normalizeValue, resolveSubject } from './fact-claims.js';
 import type { Judge, UserErrorKind } from './judge.js';
 import { USER_ERROR_KINDS } from './judge.js';
-import { contentWords, taskVocabulary } from './words.js';
 
 /** Options of {@link createRuleJudge}. */
 export interface RuleJudgeOptions {

@@ -1,4 +1,4 @@
-import { splitSentences } from './dialogue-acts.js';
+import { splitSentences } from '@autoforge/core';
 
 const VERBS =
   'want|wanted|wants|have|had|need|needed|would|will|can|could|should|must|may|might|do|did|know|like|prefer|remember|expect|wish|hope|think|ordered|bought|received|live|plan|recall|only';

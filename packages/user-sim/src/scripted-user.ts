@@ -13,8 +13,8 @@ import type {
   UserSimulator,
 } from '@autoforge/core';
 import { createRng, factStatement, factSubject, splitWords, statementsAbout, USER_STOP_TOKEN } from '@autoforge/core';
-import type { AgentRequests } from './dialogue-acts.js';
-import { asksAnything, readRequests } from './dialogue-acts.js';
+import type { AgentRequests } from '@autoforge/core';
+import { asksAnything, readRequests } from '@autoforge/core';
 import { UserSimError } from './error.js';
 import { firstPersonIntent } from './first-person.js';
 import { applicableRequirements } from './invented-requirements.js';

@@ -1,8 +1,8 @@
-// What an agent's message asks of the user, read sentence by sentence. The scripted user
-// answers from this reading; the rule judge (`@autoforge/judge`) keeps a copy of the same
-// rules, so that a stop the user makes after a request is an early stop for both.
-import type { UserFact } from '@autoforge/core';
-import { asksFor } from '@autoforge/core';
+// What an agent's message asks of the user, read sentence by sentence: the rules the scripted
+// user (`@autoforge/user-sim`) answers by and the rule judge (`@autoforge/judge`) reads stops by,
+// in one place, so that a stop the user makes after a request is an early stop for both.
+import type { UserFact } from './task.js';
+import { asksFor } from './dialogue.js';
 
 /**
  * Splits a text into sentences at `.`, `?`, `!` followed by white space, and at line breaks,

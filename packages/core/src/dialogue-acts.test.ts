@@ -1,5 +1,5 @@
-import type { UserFact } from '@autoforge/core';
-import { askForFacts } from '@autoforge/core';
+import type { UserFact } from './index.js';
+import { askForFacts } from './index.js';
 import { describe, expect, it } from 'vitest';
 import { isConfirmationRequest, isRequestSentence, readRequests, splitSentences } from './dialogue-acts.js';
 

@@ -1,8 +1,10 @@
-// Content words and a task's vocabulary: what the rule judge compares a user's demands with.
-// The same rules as the scripted user's (`@autoforge/user-sim`), so that a demand the simulator
-// invents is exactly one the judge can see is new.
-import type { JsonValue, Task } from '@autoforge/core';
-import { isJsonObject, splitWords } from '@autoforge/core';
+// Content words and a task's vocabulary: what the rule judge compares a user's demands with, and
+// what the scripted user checks an invented demand against (one set of rules, so that a demand
+// the simulator invents is exactly one the judge can see is new).
+import type { JsonValue } from './json.js';
+import type { Task } from './task.js';
+import { isJsonObject } from './json.js';
+import { splitWords } from './naming.js';
 
 // Words that carry no requirement of their own: function words and the small talk of a support
 // conversation.
