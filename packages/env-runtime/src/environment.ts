@@ -14,6 +14,7 @@ import type { Base, BaseCollection } from './state.js';
 import { buildBase } from './state.js';
 import type { NativeTool } from './tool-context.js';
 import { checkSpec } from './validate-spec.js';
+import { compileDriverTool } from './drivers/registry.js';
 
 /** Options of `createEnvironment`. */
 export interface CreateEnvironmentOptions {
@@ -163,6 +164,30 @@ export class Environment {
  * asynchronously; everything after (sessions, steps) is synchronous.
  */
 export async function createEnvironment(spec: EnvironmentSpec, options: CreateEnvironmentOptions = {}): Promise<Environment> {
+  const prepared = prepareEnvironment(spec, options);
+  const sandbox = prepared.sources.length > 0 ? await Sandbox.create(prepared.sources, prepared.limits) : undefined;
+  return new Environment(spec, { ...prepared.parts, sandbox } as unknown as Internal);
+}
+
+/**
+ * `createEnvironment` for specs without sandboxed (`js`) tools — natives and drivers only —
+ * synchronously. Throws `E_OPTIONS` when a tool is sandboxed.
+ */
+export function createEnvironmentSync(spec: EnvironmentSpec, options: CreateEnvironmentOptions = {}): Environment {
+  const prepared = prepareEnvironment(spec, options);
+  if (prepared.sources.length > 0) {
+    throw new EnvRuntimeError(
+      'E_OPTIONS',
+      `createEnvironmentSync: tool "${prepared.sources[0]?.name ?? ''}" is sandboxed (kind "js"); use createEnvironment`,
+    );
+  }
+  return new Environment(spec, { ...prepared.parts, sandbox: undefined } as unknown as Internal);
+}
+
+function prepareEnvironment(
+  spec: EnvironmentSpec,
+  options: CreateEnvironmentOptions,
+): { parts: Omit<EnvironmentParts, 'sandbox'>; sources: SandboxSource[]; limits: SandboxLimits } {
   const limits: SandboxLimits = {
     timeoutMs: limit('timeoutMs', options.timeoutMs, 1000, 1),
     memoryLimitBytes: limit('memoryLimitBytes', options.memoryLimitBytes, 64 * 1024 * 1024, 1024 * 1024, 2 ** 31),
@@ -199,6 +224,16 @@ export async function createEnvironment(spec: EnvironmentSpec, options: CreateEn
         );
       }
       native = fn;
+    } else if (impl.kind === 'driver') {
+      const compiled = compileDriverTool(impl.driver, impl.version, impl.params, tool, impl.preconditions);
+      if ('problem' in compiled) {
+        throw new EnvRuntimeError(
+          'E_INVALID_SPEC',
+          `createEnvironment: /tools/${i}/implementation${compiled.problem.pointer}: ${compiled.problem.message} (tool "${tool.name}")`,
+          { location: { pointer: `/tools/${i}/implementation${compiled.problem.pointer}` } },
+        );
+      }
+      native = compiled.fn;
     } else {
       sandboxIndex = sources.length;
       sources.push({ name: tool.name, source: impl.source, pointer: `/tools/${i}/implementation/source` });
@@ -223,16 +258,14 @@ export async function createEnvironment(spec: EnvironmentSpec, options: CreateEn
   });
   const collectionCache = new WeakMap<object, BaseCollection>();
   const base = buildBase(spec.seedState, checked.collections, collectionCache, 'seedState');
-  const sandbox = sources.length > 0 ? await Sandbox.create(sources, limits) : undefined;
-  const parts: EnvironmentParts = {
+  const parts: Omit<EnvironmentParts, 'sandbox'> = {
     base,
     collections: checked.collections,
     tools,
-    sandbox,
     state: checked.state,
     memoryLimitBytes: limits.memoryLimitBytes,
     validateOutputs: options.validateOutputs ?? false,
     collectionCache,
   };
-  return new Environment(spec, parts as unknown as Internal);
+  return { parts, sources, limits };
 }

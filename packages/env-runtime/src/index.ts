@@ -1,7 +1,10 @@
-export type { EnvironmentClock, EnvironmentSpec, EnvironmentTool, ToolImplementation } from './spec.js';
+export type { DriverPrecondition, EnvironmentClock, EnvironmentSpec, EnvironmentTool, ToolImplementation } from './spec.js';
+export type { DriverProblem, DriverRuntime, DriverTool } from './drivers/driver.js';
+export { DriverParamsError, defineDriver } from './drivers/driver.js';
+export { DRIVERS } from './drivers/registry.js';
 export { ENVIRONMENT_SPEC_SCHEMA, validateEnvironmentSpec } from './validate-spec.js';
 export type { CreateEnvironmentOptions } from './environment.js';
-export { Environment, createEnvironment } from './environment.js';
+export { Environment, createEnvironment, createEnvironmentSync } from './environment.js';
 export type { CreateSessionOptions, Internal, Snapshot } from './session.js';
 export { Session } from './session.js';
 export type { Clock, Db, IdSource, NativeTool, ToolContext } from './tool-context.js';

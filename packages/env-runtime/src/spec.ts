@@ -1,4 +1,16 @@
-import type { JsonObject, JsonSchema, JsonSchemaObject, ToolSpec } from '@autoforge/core';
+import type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue, ToolSpec } from '@autoforge/core';
+
+/**
+ * A precondition checked before a driver tool runs: the value at `path` must equal `equals` (or,
+ * with `truthy`, be truthy; with neither, exist). When it does not, the call fails with `message` and changes nothing.
+ */
+export interface DriverPrecondition {
+  /** `[key, …fields]` for a top-level value, `[collection, id, …fields]` for a record. */
+  path: string[];
+  equals?: JsonValue;
+  truthy?: boolean;
+  message: string;
+}
 
 /**
  * How a tool is implemented.
@@ -6,8 +18,14 @@ import type { JsonObject, JsonSchema, JsonSchemaObject, ToolSpec } from '@autofo
  * - `js`: JavaScript source text run only inside the QuickJS WebAssembly sandbox. The source is a
  *   function body that defines `function run(args, ctx) { … }` (see the README's sandbox contract).
  * - `native`: a trusted host function, resolved by `ref` from `createEnvironment`'s `natives` option.
+ * - `driver`: one of this package's trusted behaviour-family drivers (`records`, `file-tree`, …),
+ *   named with its version and run natively with `params` (pure JSON, checked when the
+ *   environment is created). See `DRIVERS`.
  */
-export type ToolImplementation = { kind: 'js'; source: string } | { kind: 'native'; ref: string };
+export type ToolImplementation =
+  | { kind: 'js'; source: string }
+  | { kind: 'native'; ref: string }
+  | { kind: 'driver'; driver: string; version: number; params: JsonValue; preconditions?: DriverPrecondition[] };
 
 /** A tool of an environment: a `ToolSpec` with an output schema and an implementation. */
 export interface EnvironmentTool extends ToolSpec {

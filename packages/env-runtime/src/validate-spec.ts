@@ -4,6 +4,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { ajvIssues, compileCached, metaSchemaErrors, sharedAjv } from './ajv.js';
 import type { EnvironmentSpec } from './spec.js';
 import { inferCollections } from './state.js';
+import { driverProblem } from './drivers/registry.js';
 
 const bool = { type: 'boolean' } as const;
 const str = { type: 'string' } as const;
@@ -85,7 +86,7 @@ export const ENVIRONMENT_SPEC_SCHEMA: JsonSchemaObject = {
     implementation: {
       type: 'object',
       required: ['kind'],
-      properties: { kind: { enum: ['js', 'native'] } },
+      properties: { kind: { enum: ['js', 'native', 'driver'] } },
       allOf: [
         {
           if: { properties: { kind: { const: 'js' } } },
@@ -101,6 +102,28 @@ export const ENVIRONMENT_SPEC_SCHEMA: JsonSchemaObject = {
             required: ['ref'],
             additionalProperties: false,
             properties: { kind: true, ref: { type: 'string', minLength: 1 } },
+          },
+        },
+        {
+          if: { properties: { kind: { const: 'driver' } } },
+          then: {
+            required: ['driver', 'version', 'params'],
+            additionalProperties: false,
+            properties: {
+              kind: true,
+              driver: { type: 'string', minLength: 1 },
+              version: { type: 'integer', minimum: 1 },
+              params: true,
+              preconditions: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['path', 'message'],
+                  additionalProperties: false,
+                  properties: { path: { type: 'array', minItems: 1, items: { type: 'string' } }, equals: true, truthy: { type: 'boolean' }, message: { type: 'string' } },
+                },
+              },
+            },
           },
         },
       ],
@@ -191,6 +214,10 @@ export function checkSpec(value: unknown, options: CheckSpecOptions = {}): Check
     }
     if (tool.implementation.kind === 'js' && !DEFINES_RUN.test(tool.implementation.source)) {
       issues.push(issue('missing_run', `${at}/implementation/source`, 'the source does not define function run(args, ctx)'));
+    }
+    if (tool.implementation.kind === 'driver') {
+      const problem = driverProblem(tool.implementation.driver, tool.implementation.version, tool.implementation.params, tool);
+      if (problem !== undefined) issues.push(issue('driver_invalid', `${at}/implementation${problem.pointer}`, problem.message));
     }
   });
 

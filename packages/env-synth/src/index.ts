@@ -1,5 +1,9 @@
 export { synthesizeEnvironment } from './synthesize-environment.js';
-export type { ReportedCollection, SynthesisReport, SynthesisResult, SynthesizeOptions } from './synthesize-environment.js';
+export type { ReportedCollection, SynthesisReport, SynthesisResult, SynthesizeOptions, ToolCoverage } from './synthesize-environment.js';
+export type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe } from './families/family.js';
+export { FAMILIES } from './families/list.js';
+export { selfCheck } from './self-check.js';
+export type { SelfCheckVerdict } from './self-check.js';
 export { synthesizeEnvironmentWithLlm } from './synthesize-with-llm.js';
 export type {
   ImplementationOrigin,

@@ -47,6 +47,19 @@ export interface ReportedCollection {
   idFormat?: string;
 }
 
+/** One tool in the coverage report: its family and pattern, and whether it passed its self-check. */
+export interface ToolCoverage {
+  tool: string;
+  /** The behaviour family (`records` for keyed records, the default). */
+  family: string;
+  /** The operation pattern (`lookup`, `file-tree:mkdir`, `stand-in` after a failed check). */
+  pattern: string;
+  /** True when it passed its behavioural self-check on the seed state. */
+  works: boolean;
+  /** Why it does not work (`sandboxed`: LLM-written code, checked by the LLM path). */
+  reason?: string;
+}
+
 /** What the synthesizer did, for people and for tests. */
 export interface SynthesisReport {
   /** `sample`: the state came from `sampleState`; `generated`: it was generated. */
@@ -66,6 +79,12 @@ export interface SynthesisReport {
   addedFields: string[];
   /** Conversions and other remarks. */
   notes: string[];
+  /** Every tool: family, pattern, works or not (offline synthesis). */
+  coverage?: ToolCoverage[];
+  /** Tools that failed their self-check and answer every call with an error (offline synthesis). */
+  standIns?: string[];
+  /** The behaviour families that claimed tools, and why (offline synthesis). */
+  families?: { family: string; why: string; tools: string[]; stateKeys: string[] }[];
 }
 
 /** The synthesized environment and the report. */

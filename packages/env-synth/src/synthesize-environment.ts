@@ -1,15 +1,12 @@
 import type { Result, ToolDoc } from '@autoforge/core';
-import { err, ok } from '@autoforge/core';
-import { analyzeTool } from './analyze-tool.js';
-import { checkCommonOptions, compileEnvironment, inputIssues } from './compile-environment.js';
-import { inferEntities } from './infer-entities.js';
-import type { StateModel } from './state-model.js';
-import { analyzeSampleState } from './state-model.js';
+import { err } from '@autoforge/core';
+import { checkCommonOptions, inputIssues } from './compile-environment.js';
+import { synthesizeComposed } from './compose.js';
 import type { SynthesisResult, SynthesizeOptions } from './synthesis-types.js';
 import type { LlmSynthesisResult, LlmSynthesizeOptions } from './synthesize-with-llm.js';
 import { synthesizeEnvironmentWithLlm } from './synthesize-with-llm.js';
 
-export type { ReportedCollection, SynthesisReport, SynthesisResult, SynthesizeOptions } from './synthesis-types.js';
+export type { ReportedCollection, SynthesisReport, SynthesisResult, SynthesizeOptions, ToolCoverage } from './synthesis-types.js';
 
 /**
  * Compiles a ToolDoc (and optionally a sample state) into an executable `EnvironmentSpec`.
@@ -42,18 +39,5 @@ function synthesizeOffline(toolDoc: ToolDoc, options: SynthesizeOptions): Result
   const { seed, size } = checkCommonOptions(options);
   const bad = inputIssues(toolDoc, options.sampleState);
   if (bad) return err(bad);
-
-  const analyses = toolDoc.tools.map(analyzeTool);
-  if (options.sampleState) {
-    const normalized = analyzeSampleState(structuredClone(options.sampleState));
-    const { spec, report } = compileEnvironment(
-      toolDoc,
-      { analyses, model: normalized.model, sampleState: normalized.state, notes: normalized.notes },
-      { ...options, seed, size },
-    );
-    return ok({ spec, report });
-  }
-  const model: StateModel = inferEntities(analyses);
-  const { spec, report } = compileEnvironment(toolDoc, { analyses, model, notes: [] }, { ...options, seed, size });
-  return ok({ spec, report });
+  return synthesizeComposed(toolDoc, options, seed, size);
 }

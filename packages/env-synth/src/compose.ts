@@ -1,0 +1,183 @@
+import type { JsonObject, JsonSchemaObject, Result, Seed, ToolDoc } from '@autoforge/core';
+import { createRng, err, ok } from '@autoforge/core';
+import type { EnvironmentSpec, EnvironmentTool } from '@autoforge/env-runtime';
+import type { ToolAnalysis } from './analyze-tool.js';
+import { analyzeTool } from './analyze-tool.js';
+import type { Compiled } from './compile-environment.js';
+import { compileEnvironment, defaultSpecId } from './compile-environment.js';
+import type { FamilyClaim, FamilyPlan, PlannedTool, Probe } from './families/family.js';
+import { FAMILIES } from './families/list.js';
+import { inferEntities } from './infer-entities.js';
+import { selfCheck } from './self-check.js';
+import { analyzeSampleState } from './state-model.js';
+import type { SynthesisReport, SynthesisResult, SynthesizeOptions, ToolCoverage } from './synthesis-types.js';
+
+interface Claimed {
+  family: string;
+  claim: FamilyClaim;
+  plan: FamilyPlan;
+}
+
+/** Probes for tools of the keyed-records compiler, when it provides them (`compiled.probes`). */
+type RecordsCompiled = Compiled & { probes?: ReadonlyMap<string, readonly Probe[]> };
+
+function emptyRecords(toolDoc: ToolDoc, seed: Seed, size: number, options: SynthesizeOptions, mode: 'sample' | 'generated'): RecordsCompiled {
+  const analyses: ToolAnalysis[] = [];
+  return compileEnvironment(
+    { ...toolDoc, tools: [] },
+    { analyses, model: { collections: [], values: {}, relations: [] }, notes: [], ...(mode === 'sample' ? { sampleState: {} } : {}) },
+    { ...options, seed, size },
+  );
+}
+
+/**
+ * Offline synthesis: the behaviour families claim the tools (and sample keys) they recognise, in
+ * `FAMILIES` order; keyed records take the rest. Every tool then gets its behavioural self-check;
+ * a tool that fails it becomes a stand-in (the `stand-in` driver: every call an error).
+ */
+export function synthesizeComposed(toolDoc: ToolDoc, options: SynthesizeOptions, seed: Seed, size: number): Result<SynthesisResult> {
+  const allAnalyses = toolDoc.tools.map(analyzeTool);
+  let remaining = allAnalyses;
+  const rawSample = options.sampleState ? (structuredClone(options.sampleState) as JsonObject) : undefined;
+  let sampleLeft: JsonObject | undefined = rawSample;
+  const taken = new Set<string>();
+  const claimed: Claimed[] = [];
+  const notes: string[] = [];
+
+  for (const family of FAMILIES) {
+    if (remaining.length === 0) break;
+    const input = {
+      toolDoc,
+      analyses: remaining,
+      allAnalyses,
+      ...(sampleLeft !== undefined ? { sample: sampleLeft } : {}),
+      takenKeys: taken,
+      seed,
+      size,
+    };
+    const claim = family.match(input);
+    if (claim === undefined || claim.tools.length === 0) continue;
+    const plan = family.plan(claim, input);
+    const planned = new Set(Object.keys(plan.tools));
+    if (planned.size === 0) continue;
+    for (const key of Object.keys(plan.state)) {
+      if (taken.has(key)) return err({ code: 'E_FAMILY_STATE', message: `env-synth: family "${family.name}" planned state key "${key}", which another family owns`, severity: 'error' });
+      taken.add(key);
+    }
+    claimed.push({ family: family.name, claim, plan });
+    notes.push(`${family.name}: ${claim.why} (${[...planned].join(', ')})`, ...plan.notes.map((n) => `${family.name}: ${n}`));
+    remaining = remaining.filter((a) => !planned.has(a.tool.name));
+    if (sampleLeft !== undefined && claim.sampleKeys.length > 0) {
+      const left: JsonObject = { ...sampleLeft };
+      for (const k of claim.sampleKeys) delete left[k];
+      sampleLeft = left;
+    }
+  }
+
+  // Keyed records: the tools and sample keys no family took.
+  const recordsDoc: ToolDoc = { ...toolDoc, tools: remaining.map((a) => a.tool) };
+  const sampleForRecords = sampleLeft !== undefined && Object.keys(sampleLeft).length > 0 ? sampleLeft : undefined;
+  const mode: 'sample' | 'generated' = rawSample !== undefined ? 'sample' : 'generated';
+  let records: RecordsCompiled;
+  if (remaining.length === 0 && sampleForRecords === undefined) {
+    records = emptyRecords(toolDoc, seed, size, options, mode);
+  } else if (sampleForRecords !== undefined) {
+    const normalized = analyzeSampleState(sampleForRecords);
+    records = compileEnvironment(
+      recordsDoc,
+      { analyses: remaining, model: normalized.model, sampleState: normalized.state, notes: normalized.notes },
+      { ...options, seed, size },
+    );
+  } else {
+    records = compileEnvironment(recordsDoc, { analyses: remaining, model: inferEntities(remaining), notes: [] }, { ...options, seed, size });
+  }
+
+  // Merge the families' state into the records' state.
+  const seedState: JsonObject = { ...records.spec.seedState };
+  const schema = records.spec.stateSchema;
+  const properties: Record<string, JsonSchemaObject> = { ...((schema.properties ?? {}) as Record<string, JsonSchemaObject>) };
+  const required = [...(schema.required ?? [])];
+  for (const { family, plan } of claimed) {
+    for (const [key, part] of Object.entries(plan.state)) {
+      if (key in seedState) {
+        return err({ code: 'E_FAMILY_STATE', message: `env-synth: family "${family}" planned state key "${key}", which keyed records also use`, severity: 'error' });
+      }
+      seedState[key] = part.value;
+      properties[key] = part.schema;
+      required.push(key);
+    }
+  }
+
+  const plannedByTool = new Map<string, { family: string; planned: PlannedTool }>();
+  for (const { family, plan } of claimed) for (const [name, planned] of Object.entries(plan.tools)) plannedByTool.set(name, { family, planned });
+  const recordsTools = new Map(records.spec.tools.map((t) => [t.name, t]));
+  const tools: EnvironmentTool[] = toolDoc.tools.map((t) => {
+    const fromFamily = plannedByTool.get(t.name);
+    if (fromFamily === undefined) return recordsTools.get(t.name) as EnvironmentTool;
+    const tool: EnvironmentTool = {
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+      outputSchema: t.outputSchema ?? fromFamily.planned.outputSchema,
+      implementation: fromFamily.planned.implementation,
+      pattern: fromFamily.planned.pattern,
+      source: t.source,
+    };
+    if (t.title !== undefined) tool.title = t.title;
+    if (t.hints !== undefined) tool.hints = t.hints;
+    if (t.conditions !== undefined) tool.conditions = t.conditions;
+    if (t.extensions !== undefined) tool.extensions = t.extensions;
+    return tool;
+  });
+  // Preconditions a family adds to other families' tools (a session some operations need).
+  for (const { plan } of claimed) {
+    for (const [name, pre] of Object.entries(plan.preconditions ?? {})) {
+      const tool = tools.find((t) => t.name === name);
+      if (tool === undefined || tool.implementation.kind !== 'driver') continue;
+      tool.implementation = { ...tool.implementation, preconditions: [...(tool.implementation.preconditions ?? []), ...pre] };
+    }
+  }
+
+  const spec: EnvironmentSpec = {
+    ...records.spec,
+    id: options.id ?? defaultSpecId(toolDoc, seed, size, mode),
+    name: options.name ?? toolDoc.info?.title ?? 'Synthesized environment',
+    stateSchema: { ...schema, properties, required },
+    seedState,
+    tools,
+    idSeed: createRng(seed, 'env-synth', 'id-seed').uint32(),
+    metadata: { synthesizer: '@autoforge/env-synth', mode, seed, size: mode === 'generated' ? size : null },
+  };
+  const description = toolDoc.info?.description;
+  if (description !== undefined) spec.description = description;
+  else delete spec.description;
+
+  // The behavioural self-check; failing tools become stand-ins.
+  const probes = new Map<string, readonly Probe[]>();
+  for (const [name, p] of records.probes ?? []) probes.set(name, p);
+  for (const [name, { planned }] of plannedByTool) probes.set(name, planned.probes);
+  const verdicts = selfCheck(spec, probes);
+  const coverage: ToolCoverage[] = [];
+  for (const tool of spec.tools) {
+    const verdict = verdicts.get(tool.name) ?? { works: false, reason: 'not checked' };
+    const family = plannedByTool.get(tool.name)?.family ?? 'records';
+    const entry: ToolCoverage = { tool: tool.name, family, pattern: tool.pattern ?? 'unknown', works: verdict.works };
+    if (verdict.reason !== undefined) entry.reason = verdict.reason;
+    coverage.push(entry);
+    // Sandboxed tools are checked by their own path (the LLM gate); the others that fail are stand-ins.
+    if (!verdict.works && tool.implementation.kind !== 'js') {
+      tool.implementation = { kind: 'driver', driver: 'stand-in', version: 1, params: { reason: verdict.reason ?? 'it did not pass the self-check' } };
+      tool.pattern = 'stand-in';
+    }
+  }
+
+  const report: SynthesisReport = {
+    ...records.report,
+    mode,
+    coverage,
+    standIns: coverage.filter((c) => !c.works && c.reason !== 'sandboxed').map((c) => c.tool),
+    families: claimed.map(({ family, claim, plan }) => ({ family, why: claim.why, tools: Object.keys(plan.tools), stateKeys: Object.keys(plan.state) })),
+    notes: [...notes, ...records.report.notes],
+  };
+  return ok({ spec, report });
+}
