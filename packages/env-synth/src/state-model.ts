@@ -29,6 +29,16 @@ export interface CollectionModel {
   idParam: string;
   /** How ids look. */
   idFormat?: IdFormat;
+  /**
+   * The JSON type of the key as tools pass it: `integer` for numeric ids (`petId: 64`, stored
+   * under the key `"64"`, with `keyField` holding the number), `string` otherwise (default).
+   */
+  keyType?: 'string' | 'integer';
+  /**
+   * True when the key is a natural key of the records (`username`, `isbn`, `email`, `path`,
+   * `name`) rather than a synthetic id: generated keys then take the field's meaning.
+   */
+  naturalKey?: boolean;
   /** The schema of one record. */
   recordSchema: JsonSchemaObject;
   /** Nested record sets inside records. */
