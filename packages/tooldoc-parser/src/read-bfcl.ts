@@ -13,6 +13,8 @@ function buildFunction(fn: unknown, pointer: string, ctx: ReadContext): ToolSpec
   }
   // ACEBench writes some parameter schemas under `arguments` and an output schema under `results`.
   const parametersKey = own(fn, 'parameters') === undefined && own(fn, 'arguments') !== undefined ? 'arguments' : 'parameters';
+  // BFCL writes the output schema under `response`, ACEBench under `results`.
+  const outputKey = own(fn, 'results') === undefined && own(fn, 'response') !== undefined ? 'response' : 'results';
   const extensions = collectExtensions(fn);
   const tags = own(fn, 'tags');
   if (tags !== undefined) extensions['x-bfcl-tags'] = cloneJson(tags);
@@ -24,8 +26,8 @@ function buildFunction(fn: unknown, pointer: string, ctx: ReadContext): ToolSpec
       description: own(fn, 'description'),
       parameters: own(fn, parametersKey),
       parametersKey,
-      outputSchema: own(fn, 'results'),
-      outputKey: 'results',
+      outputSchema: own(fn, outputKey),
+      outputKey,
       dialect: { bfcl: true },
       extensions,
     },
