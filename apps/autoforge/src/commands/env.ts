@@ -47,14 +47,30 @@ function summary(report: SynthesisReport, spec: EnvironmentSpec, out: string): s
   for (const c of report.collections) {
     lines.push(`  ${c.name}: ${c.records} records${c.idFormat ? `, ids like ${c.idFormat}` : ''}`);
   }
-  if (report.values.length > 0) lines.push(`  values: ${report.values.join(', ')}`);
-  lines.push(`tools: ${spec.tools.length}`);
-  for (const [pattern, tools] of Object.entries(report.patterns)) {
-    if (tools.length > 0) lines.push(`  ${pattern} (${tools.length}): ${tools.join(', ')}`);
-  }
-  if (report.unclassified.length > 0) {
-    lines.push(`unclassified (read-only fallback): ${report.unclassified.length}`);
-    for (const u of report.unclassified) lines.push(`  ${u.tool}: ${u.reason}`);
+  const familyKeys = (report.families ?? []).flatMap((f) => f.stateKeys.map((k) => `${k} (${f.family})`));
+  const values = [...report.values, ...familyKeys];
+  if (values.length > 0) lines.push(`  values: ${values.join(', ')}`);
+  const coverage = report.coverage;
+  if (coverage === undefined) {
+    lines.push(`tools: ${spec.tools.length}`);
+    for (const [pattern, tools] of Object.entries(report.patterns)) {
+      if (tools.length > 0) lines.push(`  ${pattern} (${tools.length}): ${tools.join(', ')}`);
+    }
+  } else {
+    const works = coverage.filter((c) => c.works).length;
+    const sandboxed = coverage.filter((c) => !c.works && c.reason === 'sandboxed').length;
+    const standIns = coverage.length - works - sandboxed;
+    lines.push(
+      `tools: ${coverage.length} — ${works} work (passed the self-check), ${standIns} stand-in${standIns === 1 ? '' : 's'}` +
+        (sandboxed > 0 ? `, ${sandboxed} sandboxed (checked by the LLM path)` : ''),
+    );
+    const width = Math.max(...coverage.map((c) => c.tool.length));
+    for (const c of coverage) {
+      const status = c.works ? 'works' : c.reason === 'sandboxed' ? 'sandboxed' : 'STAND-IN';
+      const pattern = c.pattern === 'stand-in' ? c.family : `${c.family === 'records' ? 'records:' : ''}${c.pattern}`;
+      lines.push(`  ${c.tool.padEnd(width)}  ${status.padEnd(9)}  ${pattern}${c.works || c.reason === undefined || c.reason === 'sandboxed' ? '' : ` — ${c.reason}`}`);
+    }
+    if (standIns > 0) lines.push(`stand-ins answer every call with an error and are left out of task synthesis`);
   }
   if (report.relations.length > 0) lines.push(`relations: ${report.relations.length}`);
   return `${lines.join('\n')}\n`;

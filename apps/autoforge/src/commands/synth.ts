@@ -99,7 +99,10 @@ export async function synthCommand(file: string, options: SynthCommandOptions, i
   const { spec } = synth.value;
   // Read or write by the tool's name first: some documents mark writes as reads (VitaBench's
   // `pay_hotel_order` is "READ"), and a task must ask for every change its gold calls make.
-  const graph = buildDependencyGraph(spec.tools, { access: 'names' });
+  // Stand-ins (tools that failed env-synth's behavioural self-check) answer every call with an
+  // error: no walk goes through them.
+  const standIns = spec.tools.filter((t) => t.pattern === 'stand-in').map((t) => t.name);
+  const graph = buildDependencyGraph(spec.tools.filter((t) => t.pattern !== 'stand-in'), { access: 'names' });
   const config = {
     command: 'synth',
     tooldoc: file,
@@ -196,7 +199,7 @@ export async function synthCommand(file: string, options: SynthCommandOptions, i
     await pool?.close();
   }
 
-  io.stdout(`${summary({ options, spec, graph, tasks, blueprints, wanted, resumed, rewrites, model, seconds: (performance.now() - started) / 1000, workers: pool?.workers, excluded: excludedTools(stats) }).join('\n')}\n`);
+  io.stdout(`${summary({ options, spec, graph, tasks, blueprints, wanted, resumed, rewrites, model, seconds: (performance.now() - started) / 1000, workers: pool?.workers, excluded: excludedTools(stats), standIns }).join('\n')}\n`);
   if (tasks.length === 0) throw new CliError('E_INPUT', `no task could be compiled from ${file} (${blueprints.length} blueprints tried)`);
 }
 
@@ -355,6 +358,7 @@ interface SummaryInput {
   seconds: number;
   workers: number | undefined;
   excluded: string[];
+  standIns: string[];
 }
 
 function summary(s: SummaryInput): string[] {
@@ -385,6 +389,7 @@ function summary(s: SummaryInput): string[] {
   const perMinute = s.seconds > 0 ? (60 * s.tasks.length) / s.seconds : 0;
   return [
     `run ${s.options.out}: environment ${s.spec.id}, ${s.spec.tools.length} tools, graph ${s.graph.order} nodes / ${s.graph.size} edges${s.resumed ? ' (resumed)' : ''}`,
+    ...(s.standIns.length > 0 ? [`stand-ins left out of the graph (failed the self-check): ${s.standIns.length} — ${s.standIns.join(', ')}`] : []),
     `tasks: ${s.tasks.length}/${s.wanted} from ${s.blueprints.length} blueprints (${hard} with 4+ tool calls and a reasoning node, ${pct(hard)}; ${reasoning} with a reasoning node)`,
     `tool calls per task: ${[...byCalls.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}:${v}`).join(' ') || '-'}`,
     `reasoning nodes: ${[...ops.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
