@@ -35,9 +35,9 @@ const VERBS = new Set([
   'open', 'register', 'upgrade', 'downgrade', 'renew', 'refund', 'order', 'schedule', 'reschedule', 'move', 'rename', 'archive',
   'restore', 'activate', 'deactivate', 'confirm', 'approve', 'reject', 'post', 'put', 'make', 'purchase', 'buy', 'rate', 'review',
 ]);
-const READ_VERBS = /^(get|find|list|search|lookup|look|fetch|query|show|view|read|check|retrieve|recommend|recommand)$/;
+const READ_VERBS = /^(get|find|list|search|lookup|look|fetch|query|show|view|read|check|retrieve|recommend)$/;
 
-/** `cancel_pending_order` → `{ verb: 'cancel', object: 'pending order' }`. */
+/** `cancel_open_booking` → `{ verb: 'cancel', object: 'pending order' }`. */
 function verbPhrase(tool: string): { verb: string; object: string } {
   const w = splitWords(tool);
   const verb = w[0] ?? tool;
@@ -51,8 +51,8 @@ function verbPhrase(tool: string): { verb: string; object: string } {
 }
 
 /**
- * The noun of a tool's output: `get_product_details` → `product`, `list_all_product_types` →
- * `product type`; a write returns the record it changed: `update_reservation_passengers` → `reservation`.
+ * The noun of a tool's output: `get_item_details` → `product`, `list_all_item_kinds` →
+ * `product type`; a write returns the record it changed: `update_booking_guests` → `reservation`.
  */
 function toolNoun(tool: string): string {
   const all = splitWords(tool);
@@ -69,7 +69,7 @@ function parameterLabel(parameter: string): string {
 }
 
 /**
- * The offline intent: the user's instructions in the second person, as tau-bench writes them —
+ * The offline intent: the user's instructions in the second person, as benchmark task authors write them —
  * who they are (the facts they identify themselves with), what they want done (each write, with
  * the criterion of every reasoning step that chooses its arguments and the values they state),
  * the condition of a conditional write, and what they want to be told. Every user fact's value and

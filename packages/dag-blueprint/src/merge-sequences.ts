@@ -54,8 +54,8 @@ const QUALIFIED = /^(new|target|to|replacement|updated)_(.+)$/;
  * same list of the same node); parameters nothing binds become user nodes. Bindings from fields
  * the output schema marks optional are not used (they may be missing), and a list that could feed
  * both `item_ids` and `new_item_ids` feeds the new one. The same tool with the same sources is one
- * node, and two read tools that resolve the same entity from user facts (`find_user_id_by_email`,
- * `find_user_id_by_name_zip`) are one node.
+ * node, and two read tools that resolve the same entity from user facts (`find_member_id_by_email`,
+ * `find_member_id_by_name_city`) are one node.
  *
  * With `tools`, where the data allows, it adds (each with a fixed chance, from the seed): to a
  * read-only blueprint a final `count` or `sum` over a list of the last call (the task's answer);
@@ -245,7 +245,7 @@ export function mergeSequences(
 }
 
 /**
- * Drops what only reads back the result of a write (`get_order_details` after `cancel_pending_order`
+ * Drops what only reads back the result of a write (`get_booking_details` after `cancel_open_booking`
  * when nothing else needs it): it changes nothing and no one asks for it.
  */
 function pruneAfterWrites(nodes: BlueprintNode[], edges: BlueprintEdge[], toolNodes: ToolNode[]): void {
@@ -426,15 +426,15 @@ function addExtraOps(ctx: ExtraContext): void {
 
 const CREATE_VERBS = new Set(['create', 'book', 'place', 'add', 'make', 'reserve', 'purchase', 'buy', 'register', 'open', 'submit', 'new', 'insert', 'post', 'generate', 'issue', 'schedule']);
 
-/** Whether a tool makes a new record (`create_order`, `book_reservation`): what it returns is new. */
+/** Whether a tool makes a new record (`create_order`, `book_room`): what it returns is new. */
 function isCreateLike(tool: string): boolean {
   return CREATE_VERBS.has(splitWords(tool)[0] ?? '');
 }
 
 /**
  * Whether a write acts on the record an id parameter names: its entity is in the tool's name
- * (`order_id` of `cancel_pending_order`, `item_ids` of `return_delivered_order_items`), unlike
- * context such as the `user_id` of `cancel_flight_order`.
+ * (`order_id` of `cancel_open_booking`, `item_ids` of `return_shipped_parcel_items`), unlike
+ * context such as the `user_id` of `cancel_trip_booking`.
  */
 function actedOn(tool: string, parameter: string): boolean {
   const m = /^(.+?)_ids?$/.exec(parameter);
@@ -463,7 +463,7 @@ function bareParameter(parameter: string): string {
   return parameter.endsWith('_ids') ? parameter.slice(0, -1) : parameter;
 }
 
-/** A read tool whose only required parameter is (the singular of) `parameter`: `get_order_details` for `order_id`. */
+/** A read tool whose only required parameter is (the singular of) `parameter`: `get_booking_details` for `order_id`. */
 function lookupTool(graph: DependencyGraph, parameter: string): string | undefined {
   const name = bareParameter(parameter);
   let found: string | undefined;
@@ -473,7 +473,7 @@ function lookupTool(graph: DependencyGraph, parameter: string): string | undefin
   return found;
 }
 
-/** The parameters a read tool's bare output supplies (`user_id` for `find_user_id_by_email`), as one key. */
+/** The parameters a read tool's bare output supplies (`user_id` for `find_member_id_by_email`), as one key. */
 function resolvedEntity(graph: DependencyGraph, tool: string): string | undefined {
   const supplied = new Set<string>();
   graph.forEachOutEdge(tool, (_e, a) => {

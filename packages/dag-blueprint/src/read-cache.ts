@@ -13,7 +13,7 @@ const caches = new WeakMap<Environment, Map<string, Entry>>();
 /**
  * Answers of calls made on an environment's untouched seed state, per environment, so that
  * compiling many blueprints does not run the same lookup in the sandbox again
- * (`list_all_product_types`, a user found by email an earlier blueprint also used).
+ * (`list_all_item_kinds`, a user found by email an earlier blueprint also used).
  *
  * An answer is reused only for the same call at the same step of a session that has not changed
  * its state yet (so clocks and per-step random streams are the same), and the session is then

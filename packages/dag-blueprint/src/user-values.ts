@@ -266,7 +266,7 @@ function writePlans(
 
 /**
  * How well a record suits a read tool: records of the collection the tool's name names come first
- * (`get_customer_by_phone` looks up customers, though lines have phone numbers too), then records
+ * (`get_client_by_phone` looks up customers, though lines have phone numbers too), then records
  * with more of the fields later steps read from the tool's output.
  */
 function relevance(tool: string, demands: readonly string[]): (record: IndexedRecord) => number {

@@ -10,10 +10,10 @@ import type { EnvironmentSpec } from '@autoforge/env-runtime';
 import { synthesizeEnvironment } from '@autoforge/env-synth';
 import { parseToolDocFile } from '@autoforge/tooldoc-parser';
 import { afterAll, bench, describe } from 'vitest';
-import type { CompileJob } from './compile-pool.js';
-import { createCompilePool } from './compile-pool.js';
-import { mergeSequences } from './merge-sequences.js';
-import { BENCHMARKS } from './test-support.js';
+import type { CompileJob } from '../src/compile-pool.js';
+import { createCompilePool } from '../src/compile-pool.js';
+import { mergeSequences } from '../src/merge-sequences.js';
+import { BENCHMARKS } from '../test/test-support.js';
 
 async function load(relative: string, db?: JsonObject): Promise<{ spec: EnvironmentSpec; graph: DependencyGraph }> {
   const doc = await parseToolDocFile(join(BENCHMARKS, relative));

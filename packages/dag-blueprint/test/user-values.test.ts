@@ -7,11 +7,11 @@ import { createEnvironment } from '@autoforge/env-runtime';
 import { synthesizeEnvironment } from '@autoforge/env-synth';
 import { parseToolDocFile } from '@autoforge/tooldoc-parser';
 import { describe, expect, it } from 'vitest';
-import { compileTask } from './compile-task.js';
-import { mergeSequences } from './merge-sequences.js';
+import { compileTask } from '../src/compile-task.js';
+import { mergeSequences } from '../src/merge-sequences.js';
 import { BENCHMARKS } from './test-support.js';
-import { inventValue } from './user-values.js';
-import { verifyTask } from './verify-task.js';
+import { inventValue } from '../src/user-values.js';
+import { verifyTask } from '../src/verify-task.js';
 
 describe('inventValue', () => {
   const rng = () => createRng(1);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RetailFixture } from './test-support.js';
 import { loadRetail } from './test-support.js';
-import { cachedStep } from './read-cache.js';
+import { cachedStep } from '../src/read-cache.js';
 
 let retail: RetailFixture;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '@autoforge/core';
 import { createRng } from '@autoforge/core';
-import { namedIdChoices } from './named-ids.js';
-import { indexState } from './user-values.js';
+import { namedIdChoices } from '../src/named-ids.js';
+import { indexState } from '../src/user-values.js';
 
 const state: JsonObject = Object.freeze({
   orders: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePath, readPath, splitAtIteration } from './path.js';
+import { parsePath, readPath, splitAtIteration } from '../src/path.js';
 
 describe('parsePath', () => {
   it('reads keys, indexes and iterations', () => {

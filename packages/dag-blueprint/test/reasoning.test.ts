@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '@autoforge/core';
-import type { ReasoningNode } from './blueprint.js';
-import { evaluateReasoning } from './reasoning.js';
+import type { ReasoningNode } from '../src/blueprint.js';
+import { evaluateReasoning } from '../src/reasoning.js';
 
 const node = (op: ReasoningNode['op'], params: ReasoningNode['params'] = {}): ReasoningNode => ({
   kind: 'reasoning',

@@ -4,10 +4,10 @@ import { asksFor, factStatement, USER_STOP_TOKEN } from '@autoforge/core';
 import type { ToolSequence } from '@autoforge/depgraph';
 import { randomWalks } from '@autoforge/depgraph';
 import { rollout } from '@autoforge/env-runtime';
-import type { Blueprint } from './blueprint.js';
-import { compileTask } from './compile-task.js';
-import { mergeSequences } from './merge-sequences.js';
-import { createOracleAgent } from './oracle-agent.js';
+import type { Blueprint } from '../src/blueprint.js';
+import { compileTask } from '../src/compile-task.js';
+import { mergeSequences } from '../src/merge-sequences.js';
+import { createOracleAgent } from '../src/oracle-agent.js';
 import type { RetailFixture } from './test-support.js';
 import { loadRetail } from './test-support.js';
 

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '@autoforge/core';
 import { randomWalks } from '@autoforge/depgraph';
-import type { CompileJob } from './compile-pool.js';
-import { createCompilePool } from './compile-pool.js';
-import { compileTask } from './compile-task.js';
-import { mergeSequences } from './merge-sequences.js';
+import type { CompileJob } from '../src/compile-pool.js';
+import { createCompilePool } from '../src/compile-pool.js';
+import { compileTask } from '../src/compile-task.js';
+import { mergeSequences } from '../src/merge-sequences.js';
 import type { RetailFixture } from './test-support.js';
 import { loadRetail } from './test-support.js';
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Task } from '@autoforge/core';
 import type { ToolSequence } from '@autoforge/depgraph';
 import { randomWalks } from '@autoforge/depgraph';
-import type { Blueprint } from './blueprint.js';
-import { compileTask } from './compile-task.js';
-import { mergeSequences } from './merge-sequences.js';
+import type { Blueprint } from '../src/blueprint.js';
+import { compileTask } from '../src/compile-task.js';
+import { mergeSequences } from '../src/merge-sequences.js';
 import type { RetailFixture } from './test-support.js';
 import { loadRetail } from './test-support.js';
 

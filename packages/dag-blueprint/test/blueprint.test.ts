@@ -5,13 +5,13 @@ import type { ToolSequence } from '@autoforge/depgraph';
 import { randomWalks } from '@autoforge/depgraph';
 import type { ToolSpec } from '@autoforge/core';
 import { buildDependencyGraph } from '@autoforge/depgraph';
-import type { Blueprint, ToolNode } from './blueprint.js';
-import { difficulty } from './difficulty.js';
-import { mergeSequences } from './merge-sequences.js';
+import type { Blueprint, ToolNode } from '../src/blueprint.js';
+import { difficulty } from '../src/difficulty.js';
+import { mergeSequences } from '../src/merge-sequences.js';
 import type { RetailFixture } from './test-support.js';
 import { loadRetail } from './test-support.js';
-import { topologicalOrder } from './topological-order.js';
-import { validateBlueprint } from './validate-blueprint.js';
+import { topologicalOrder } from '../src/topological-order.js';
+import { validateBlueprint } from '../src/validate-blueprint.js';
 
 let retail: RetailFixture;
 let walks: ToolSequence[];

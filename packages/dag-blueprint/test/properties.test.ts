@@ -9,13 +9,13 @@ import { buildDependencyGraph, randomWalks } from '@autoforge/depgraph';
 import type { Environment, EnvironmentSpec } from '@autoforge/env-runtime';
 import { createEnvironment } from '@autoforge/env-runtime';
 import { synthesizeEnvironment } from '@autoforge/env-synth';
-import type { Blueprint } from './blueprint.js';
-import { compileTask } from './compile-task.js';
-import { mergeSequences } from './merge-sequences.js';
+import type { Blueprint } from '../src/blueprint.js';
+import { compileTask } from '../src/compile-task.js';
+import { mergeSequences } from '../src/merge-sequences.js';
 import { arbitraryToolDoc } from './test-arbitraries.js';
-import { topologicalOrder } from './topological-order.js';
-import { validateBlueprint } from './validate-blueprint.js';
-import { verifyTask } from './verify-task.js';
+import { topologicalOrder } from '../src/topological-order.js';
+import { validateBlueprint } from '../src/validate-blueprint.js';
+import { verifyTask } from '../src/verify-task.js';
 
 interface World {
   spec: EnvironmentSpec;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '@autoforge/core';
 import { createRng } from '@autoforge/core';
-import type { ReasoningNode } from './blueprint.js';
-import { evaluateReasoning } from './reasoning.js';
-import { reasoningChoices } from './reasoning-choices.js';
+import type { ReasoningNode } from '../src/blueprint.js';
+import { evaluateReasoning } from '../src/reasoning.js';
+import { reasoningChoices } from '../src/reasoning-choices.js';
 
 const node = (op: ReasoningNode['op'], params: ReasoningNode['params'] = {}, path = 'items[]'): ReasoningNode => ({
   kind: 'reasoning',
