@@ -51,7 +51,7 @@ function verbPhrase(tool: string): { verb: string; object: string } {
 }
 
 /**
- * The noun of a tool's output: `get_item_details` → `product`, `list_all_item_kinds` →
+ * The noun of a tool's output: `get_article_details` → `product`, `list_all_item_kinds` →
  * `product type`; a write returns the record it changed: `update_booking_guests` → `reservation`.
  */
 function toolNoun(tool: string): string {
