@@ -25,16 +25,28 @@ export interface SourceLocation {
   column?: number;
 }
 
-/** Behaviour hints (MCP `annotations`, tau2 tool types, OpenAPI methods). */
+/**
+ * Behaviour hints, normalised by the parser from every signal a document declares: MCP
+ * `annotations`, tau2 / VitaBench tool types, OpenAPI methods. Downstream packages read these,
+ * never the raw extensions; `toolAccess` turns them (then names, then descriptions) into one
+ * read/write decision.
+ */
 export interface ToolHints {
-  /** The tool does not change state. */
+  /** The tool does not change state (MCP `readOnlyHint`; tool type READ, THINK, GENERIC; HTTP GET/HEAD/OPTIONS/TRACE). */
   readOnly?: boolean;
-  /** The tool may destroy or irreversibly change state. */
+  /** The tool may destroy or irreversibly change state (MCP `destructiveHint`; HTTP DELETE). */
   destructive?: boolean;
-  /** Calling it twice with the same arguments has the effect of calling it once. */
+  /** Calling it twice with the same arguments has the effect of calling it once (MCP `idempotentHint`; HTTP GET, PUT, DELETE, …). */
   idempotent?: boolean;
-  /** The tool reaches outside the environment. */
+  /** The tool reaches outside the environment (MCP `openWorldHint`). */
   openWorld?: boolean;
+  /**
+   * The declared kind of tool (tau2 and VitaBench `READ`/`WRITE`/`THINK`/`GENERIC`, lower case):
+   * `think` tools only record a thought, `generic` ones compute or hand over without touching state.
+   */
+  toolType?: 'read' | 'write' | 'think' | 'generic';
+  /** The HTTP method of an OpenAPI operation, lower case; the hints above follow from it. */
+  httpMethod?: 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 }
 
 /** Pre- and postconditions stated in a tool's documentation (VitaBench style). */

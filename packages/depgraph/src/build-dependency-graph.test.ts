@@ -190,7 +190,7 @@ describe('buildDependencyGraph matching rules', () => {
   it('takes read/write from hints first, names second, or the other way round', () => {
     const tools = [
       tool('create_order', ['item'], obj({}), { hints: { readOnly: true } }),
-      tool('lookup', ['q'], obj({}), { extensions: { 'x-tau2-tool-type': 'WRITE' } }),
+      tool('lookup', ['q'], obj({}), { hints: { readOnly: false, toolType: 'write' } }),
       tool('do_it', [], obj({})),
     ];
     const byHints = buildDependencyGraph(tools);

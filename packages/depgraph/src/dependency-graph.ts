@@ -5,7 +5,7 @@ import { DepGraphError } from './error.js';
 export type ToolAccess = 'read' | 'write';
 
 /** Where a node's {@link ToolAccess} came from. */
-export type AccessSource = 'hints' | 'name' | 'default';
+export type AccessSource = 'hints' | 'name' | 'description' | 'default';
 
 /**
  * One way an output of the edge's source tool can supply a parameter of its target tool.
@@ -32,7 +32,7 @@ export type ToolNodeAttributes = {
   name: string;
   /** Whether the tool only reads state or may change it. */
   access: ToolAccess;
-  /** Where `access` came from: the tool's hints (or tool-type extension), its name's verb, or the default (`read`). */
+  /** Where `access` came from: the tool's hints (or HTTP method), its name's verb, its description's verb, or the default (`read`). */
   accessFrom: AccessSource;
   /** Top-level parameter names, in schema order. */
   parameters: string[];

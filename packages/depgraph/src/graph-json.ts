@@ -63,7 +63,7 @@ const OPTION_CHECKS: Record<keyof ResolvedBuildOptions, Check> = {
 const NODE_CHECKS: Record<keyof ToolNodeAttributes, Check> = {
   name: isString,
   access: oneOf('read', 'write'),
-  accessFrom: oneOf('hints', 'name', 'default'),
+  accessFrom: oneOf('hints', 'name', 'description', 'default'),
   parameters: isStringArray,
   required: isStringArray,
   hasOutputSchema: isBoolean,

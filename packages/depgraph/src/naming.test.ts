@@ -25,6 +25,8 @@ describe('naming', () => {
     expect(isIdName('id')).toBe(true);
     expect(isIdName('flight_number')).toBe(false);
     expect(isIdName('zip')).toBe(false);
+    expect(isIdName('petId')).toBe(true);
+    expect(isIdName('api_key')).toBe(false);
   });
 
   it('reads the id a find tool returns from its name', () => {
@@ -47,13 +49,20 @@ describe('naming', () => {
     expect(stripQualifier('exchange_payment_method_id')).toBe('payment_method_id');
     expect(stripQualifier('item_ids')).toBeUndefined();
     expect(stripQualifier('new')).toBeUndefined();
+    expect(stripQualifier('issue_id')).toBeUndefined();
   });
 
   it('classifies tools by the first verb in their name', () => {
-    expect(accessFromName('get_order_details')).toBe('read');
-    expect(accessFromName('cancel_pending_order')).toBe('write');
-    expect(accessFromName('instore_cancel_order')).toBe('write');
-    expect(accessFromName('hotel_search_recommand')).toBe('read');
-    expect(accessFromName('transfer_to_human_agents')).toBeUndefined();
+    expect(accessFromName('get_invoice_details')).toBe('read');
+    expect(accessFromName('cancel_open_booking')).toBe('write');
+    expect(accessFromName('shop_cancel_booking')).toBe('write');
+    expect(accessFromName('room_search_suggest')).toBe('read');
+    expect(accessFromName('rm')).toBe('write');
+    expect(accessFromName('frobnicate_widget')).toBeUndefined();
+  });
+
+  it('reads a hand-over to a person as a read, although transfer is otherwise a write (core rule)', () => {
+    expect(accessFromName('escalate_to_human_staff')).toBe('read');
+    expect(accessFromName('transfer_funds')).toBe('write');
   });
 });

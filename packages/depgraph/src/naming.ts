@@ -1,6 +1,6 @@
 // Word-level rules over tool, parameter and field names. Internal: the graph's matching and the
 // read/write classification share them. Inflection rules live in core.
-import { singularize, splitWords } from '@autoforge/core';
+import { isHandOff, isIdParam, nameVerb, singularize, splitWords, VERB_CLASS_ACCESS, verbClassOf } from '@autoforge/core';
 
 /** Splits a name into lower-case words (core's `splitWords`). */
 export const words = splitWords;
@@ -17,16 +17,16 @@ export function isPlural(name: string): boolean {
   return singularize(name) !== name;
 }
 
-const ID_WORDS = new Set(['id', 'ids', 'uuid', 'uuids', 'guid', 'key', 'keys']);
+// Words that name an identifier inside a tool name (`find_user_id_by_email`).
+const ID_WORDS = new Set(['id', 'ids', 'uuid', 'uuids', 'guid', 'guids', 'key', 'keys']);
 
 /**
- * True when a snake_case name refers to a record by identifier: `id`, `order_id`, `item_ids`,
- * `user_uuid`. Numbers and codes (`flight_number`, `zip_code`) are facts a person can know and
- * are not identifiers here.
+ * True when a name refers to a record by an opaque identifier: `id`, `order_id`, `item_ids`,
+ * `user_uuid` (core's `isIdParam`). Numbers and codes (`flight_number`, `zip_code`) are facts a
+ * person can know and are not identifiers here.
  */
 export function isIdName(name: string): boolean {
-  const last = name.split('_').pop() ?? '';
-  return ID_WORDS.has(last);
+  return isIdParam(name);
 }
 
 /** `item_ids` → `item_id`, `orders` → `orders` (only id lists are rewritten). */
@@ -34,6 +34,7 @@ export function singularIdName(name: string): string {
   if (name.endsWith('_ids')) return `${name.slice(0, -4)}_id`;
   if (name.endsWith('_uuids')) return `${name.slice(0, -6)}_uuid`;
   if (name.endsWith('_keys')) return `${name.slice(0, -5)}_key`;
+  if (name.endsWith('_guids')) return `${name.slice(0, -6)}_guid`;
   return name;
 }
 
@@ -65,33 +66,36 @@ export function stripQualifier(name: string): string | undefined {
   const parts = name.split('_');
   if (parts.length < 2) return undefined;
   const first = parts[0] as string;
-  return QUALIFIERS.includes(first) || READ_VERBS.has(first) || WRITE_VERBS.has(first) ? parts.slice(1).join('_') : undefined;
+  // A verb only qualifies a longer name: `exchange_payment_method_id`, but `issue_id` is the issue's id.
+  if (QUALIFIERS.includes(first)) return parts.slice(1).join('_');
+  return isVerb(first) && parts.length > 2 ? parts.slice(1).join('_') : undefined;
 }
 
-const READ_VERBS = new Set([
-  'get', 'find', 'list', 'search', 'lookup', 'look', 'fetch', 'retrieve', 'query', 'check', 'calculate', 'compute',
-  'think', 'view', 'show', 'describe', 'count', 'read', 'validate', 'verify', 'recommend', 'recommand', 'browse',
-  'estimate', 'evaluate', 'convert', 'resolve', 'load', 'download', 'export', 'summarize', 'inspect', 'track',
-]);
-const WRITE_VERBS = new Set([
-  'create', 'add', 'insert', 'book', 'register', 'place', 'send', 'submit', 'post', 'put', 'update', 'modify',
-  'change', 'edit', 'set', 'toggle', 'cancel', 'delete', 'remove', 'return', 'exchange', 'pay', 'refund', 'assign',
-  'reset', 'enable', 'disable', 'suspend', 'resume', 'turn', 'login', 'logout', 'upgrade', 'downgrade', 'apply',
-  'reserve', 'purchase', 'buy', 'sell', 'save', 'write', 'upload', 'approve', 'reject', 'close', 'open', 'archive',
-  'move', 'rename', 'replace', 'confirm', 'schedule', 'reschedule', 'unsubscribe', 'subscribe', 'block', 'unblock',
-  'activate', 'deactivate', 'grant', 'revoke', 'redeem', 'transfer_funds', 'mark', 'clear', 'patch',
-]);
+/** True for a word of core's verb table. */
+function isVerb(word: string): boolean {
+  return verbClassOf(word) !== undefined;
+}
 
 /**
- * The access a tool's name implies: the first word that is a known read or write verb decides
- * (`instore_cancel_order` → write, `hotel_search_recommend` → read); undefined when none is.
+ * True for a word of a tool name that is its action, not what it acts on: the name's verb,
+ * and any reading verb (`search`, `suggest`). Other writing verbs elsewhere in a name are
+ * usually nouns there (`get_issue_comments`, `list_file_records`).
+ */
+function isActionWord(ws: readonly string[], i: number, verbIndex: number | undefined): boolean {
+  const cls = verbClassOf(ws[i] as string);
+  if (cls === undefined) return false;
+  return i === verbIndex || VERB_CLASS_ACCESS[cls] === 'read';
+}
+
+/**
+ * The access a tool's name implies (core's verb table): the first word that is a known verb
+ * decides (`instore_cancel_order` → write, `hotel_search_suggest` → read); a hand-over to a
+ * person reads; undefined when no word is a verb.
  */
 export function accessFromName(toolName: string): 'read' | 'write' | undefined {
-  for (const w of words(toolName)) {
-    if (WRITE_VERBS.has(w)) return 'write';
-    if (READ_VERBS.has(w)) return 'read';
-  }
-  return undefined;
+  if (isHandOff({ name: toolName, description: '' })) return 'read';
+  const verb = nameVerb(toolName);
+  return verb ? VERB_CLASS_ACCESS[verb.verbClass] : undefined;
 }
 
 const ENTITY_STOP = new Set(['details', 'detail', 'info', 'information', 'data', 'record', 'records', 'by', 'for', 'of', 'from', 'with', 'all']);
@@ -102,12 +106,13 @@ const ENTITY_STOP = new Set(['details', 'detail', 'info', 'information', 'data',
  */
 export function entityFromToolName(toolName: string): string | undefined {
   const ws = words(toolName);
+  const verbIndex = nameVerb(toolName)?.index;
   let noun: string | undefined;
   for (let i = 0; i < ws.length; i++) {
     const w = ws[i] as string;
-    if (i === 0 && (READ_VERBS.has(w) || WRITE_VERBS.has(w))) continue;
+    if (i === 0 && isVerb(w)) continue;
     if (w === 'by' || w === 'for' || w === 'of' || w === 'from' || w === 'with') break;
-    if (ENTITY_STOP.has(w) || ID_WORDS.has(w) || READ_VERBS.has(w) || WRITE_VERBS.has(w)) continue;
+    if (ENTITY_STOP.has(w) || ID_WORDS.has(w) || isActionWord(ws, i, verbIndex)) continue;
     noun = w;
   }
   return noun === undefined ? undefined : singularize(noun);
@@ -121,10 +126,11 @@ export function idFromToolName(toolName: string): string | undefined {
   const ws = words(toolName);
   const at = ws.findIndex((w) => ID_WORDS.has(w));
   if (at <= 0) return undefined;
+  const verbIndex = nameVerb(toolName)?.index;
   const noun: string[] = [];
   for (let i = at - 1; i >= 0; i--) {
     const w = ws[i] as string;
-    if (READ_VERBS.has(w) || WRITE_VERBS.has(w) || ENTITY_STOP.has(w)) break;
+    if (isActionWord(ws, i, verbIndex) || ENTITY_STOP.has(w)) break;
     noun.unshift(w);
   }
   if (noun.length === 0) return undefined;

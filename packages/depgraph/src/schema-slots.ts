@@ -1,4 +1,5 @@
 import type { JsonSchema, JsonSchemaObject, JsonValue } from '@autoforge/core';
+import { derefLocal } from '@autoforge/core';
 
 /** A JSON type as matching sees it; `undefined` in a slot means "any". */
 export type ValueType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'null';
@@ -34,48 +35,21 @@ export interface SchemaSlot {
 const MAX_DEPTH = 8;
 
 interface Walk {
-  root: JsonSchemaObject;
   out: SchemaSlot[];
-  refs: string[];
-}
-
-function resolveRef(ref: string, root: JsonSchemaObject): JsonSchema | undefined {
-  if (!ref.startsWith('#')) return undefined;
-  const tokens = ref
-    .slice(1)
-    .split('/')
-    .filter((t, i) => i > 0 || t !== '')
-    .map((t) => decodeURIComponent(t).replace(/~1/g, '/').replace(/~0/g, '~'));
-  let node: unknown = root;
-  for (const t of tokens) {
-    if (typeof node !== 'object' || node === null) return undefined;
-    node = (node as Record<string, unknown>)[t];
-  }
-  return typeof node === 'boolean' || (typeof node === 'object' && node !== null) ? (node as JsonSchema) : undefined;
 }
 
 /**
- * The variants a schema stands for after `$ref`, nullable `anyOf`/`oneOf` and `allOf` are
- * resolved: usually one; a union of several non-null branches gives several.
+ * The variants a schema stands for after nullable `anyOf`/`oneOf` and `allOf` are resolved
+ * (refs are gone: see `outputSlots`): usually one; a union of several non-null branches gives several.
  */
-function variants(schema: JsonSchema, walk: Walk, seen: readonly string[]): { schema: JsonSchemaObject; seen: readonly string[] }[] {
+function variants(schema: JsonSchema): { schema: JsonSchemaObject }[] {
   if (typeof schema !== 'object') return [];
   let s = schema;
-  let refs = seen;
-  for (let hops = 0; typeof s.$ref === 'string' && hops < 16; hops++) {
-    const target = resolveRef(s.$ref, walk.root);
-    if (target === undefined || typeof target !== 'object') return [];
-    // A recursive reference: the value is there, its inside was listed one level up.
-    if (refs.includes(s.$ref)) return [{ schema: target.type === undefined ? {} : { type: target.type }, seen: refs }];
-    refs = [...refs, s.$ref];
-    const { $ref: _ref, ...rest } = s;
-    s = { ...target, ...rest };
-  }
   if (Array.isArray(s.allOf) && s.allOf.length > 0) {
     let merged: JsonSchemaObject = { ...s };
     delete merged.allOf;
     for (const part of s.allOf) {
-      for (const v of variants(part, walk, refs)) {
+      for (const v of variants(part)) {
         merged = {
           ...v.schema,
           ...merged,
@@ -89,16 +63,16 @@ function variants(schema: JsonSchema, walk: Walk, seen: readonly string[]): { sc
   const union = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined;
   if (union) {
     const { anyOf: _a, oneOf: _o, ...base } = s;
-    const out: { schema: JsonSchemaObject; seen: readonly string[] }[] = [];
+    const out: { schema: JsonSchemaObject }[] = [];
     for (const branch of union) {
-      for (const v of variants(branch, walk, refs)) {
+      for (const v of variants(branch)) {
         if (v.schema.type === 'null') continue;
-        out.push({ schema: { ...base, ...v.schema }, seen: v.seen });
+        out.push({ schema: { ...base, ...v.schema } });
       }
     }
     return out;
   }
-  return [{ schema: s, seen: refs }];
+  return [{ schema: s }];
 }
 
 /** The single non-null type of a schema; undefined when it allows any or several. */
@@ -142,13 +116,13 @@ interface Position {
   required: boolean;
 }
 
-function visit(schema: JsonSchema, at: Position, depth: number, walk: Walk, seen: readonly string[]): void {
+function visit(schema: JsonSchema, at: Position, depth: number, walk: Walk): void {
   if (depth > MAX_DEPTH) return;
-  for (const { schema: s, seen: refs } of variants(schema, walk, seen)) {
+  for (const { schema: s } of variants(schema)) {
     const type = typeOf(s);
     if (type === 'array') {
       const items = s.items ?? (Array.isArray(s.prefixItems) ? s.prefixItems[0] : undefined);
-      visit(items ?? {}, { ...at, path: join(at.path, '[]'), many: true, element: true }, depth + 1, walk, refs);
+      visit(items ?? {}, { ...at, path: join(at.path, '[]'), many: true, element: true }, depth + 1, walk);
       continue;
     }
     const enumValues = Array.isArray(s.enum) ? (s.enum as JsonValue[]) : s.const !== undefined ? [s.const as JsonValue] : undefined;
@@ -182,14 +156,13 @@ function visit(schema: JsonSchema, at: Position, depth: number, walk: Walk, seen
         },
         depth + 1,
         walk,
-        refs,
       );
     }
     const mapValues: JsonSchema[] = [];
     if (typeof s.additionalProperties === 'object') mapValues.push(s.additionalProperties);
     for (const sub of Object.values(s.patternProperties ?? {})) mapValues.push(sub);
     for (const sub of mapValues) {
-      visit(sub, { ...at, path: join(at.path, '*'), many: true, element: true, required: false }, depth + 1, walk, refs);
+      visit(sub, { ...at, path: join(at.path, '*'), many: true, element: true, required: false }, depth + 1, walk);
     }
   }
 }
@@ -201,8 +174,11 @@ function visit(schema: JsonSchema, at: Position, depth: number, walk: Walk, seen
  */
 export function outputSlots(schema: JsonSchema | undefined): SchemaSlot[] {
   if (schema === undefined || typeof schema !== 'object') return [];
-  const walk: Walk = { root: schema, out: [], refs: [] };
-  visit(schema, { path: '', name: '', parents: [], many: false, element: false, parameter: '', required: true }, 0, walk, []);
+  // Parsed tools come dereferenced; schemas built elsewhere may still hold local refs. A
+  // recursive value is a slot, its inside was listed one level up.
+  const resolved = derefLocal(schema, { recursive: 'any' });
+  const walk: Walk = { out: [] };
+  visit(resolved, { path: '', name: '', parents: [], many: false, element: false, parameter: '', required: true }, 0, walk);
   const seen = new Set<string>();
   return walk.out.filter((slot) => {
     if (slot.path === '$' && slot.type === 'object') return false;

@@ -1,43 +1,23 @@
 import type { ToolSpec } from '@autoforge/core';
+import { toolAccess as coreToolAccess } from '@autoforge/core';
 import type { AccessSource, ToolAccess } from './dependency-graph.js';
 import { accessFromName } from './naming.js';
 
-const TYPE_EXTENSIONS = ['x-tau2-tool-type', 'x-vita-tool-type', 'x-tool-type'];
-
-function accessFromHints(tool: Pick<ToolSpec, 'hints' | 'extensions'>): ToolAccess | undefined {
-  if (tool.hints?.readOnly === true) return 'read';
-  if (tool.hints?.readOnly === false || tool.hints?.destructive === true) return 'write';
-  for (const key of TYPE_EXTENSIONS) {
-    const value = tool.extensions?.[key];
-    if (typeof value !== 'string') continue;
-    const type = value.toUpperCase();
-    if (type === 'WRITE') return 'write';
-    if (type === 'READ' || type === 'THINK' || type === 'GENERIC') return 'read';
-  }
-  return undefined;
-}
-
 /**
- * Whether a tool reads or writes. With `prefer: 'hints'` the tool's declared hints
- * (`readOnly`, `destructive`, a tau2/VitaBench tool type) decide and the name's verb is the
- * fallback; with `'names'` the verb decides first. Without either, `read`.
+ * Whether a tool reads or writes: core's `toolAccess` (declared hints and HTTP methods, then the
+ * name's verb, then the description's). With `prefer: 'names'` the name's verb goes first and
+ * the rest follow in core's order. When nothing says, `read`.
  */
 export function toolAccess(
-  tool: Pick<ToolSpec, 'name' | 'hints' | 'extensions'>,
+  tool: Pick<ToolSpec, 'name' | 'hints'> & { description?: string },
   prefer: 'hints' | 'names',
 ): { access: ToolAccess; accessFrom: AccessSource } {
-  const fromHints = accessFromHints(tool);
-  const fromName = accessFromName(tool.name);
-  const order: [ToolAccess | undefined, AccessSource][] =
-    prefer === 'hints'
-      ? [
-          [fromHints, 'hints'],
-          [fromName, 'name'],
-        ]
-      : [
-          [fromName, 'name'],
-          [fromHints, 'hints'],
-        ];
-  for (const [access, accessFrom] of order) if (access) return { access, accessFrom };
-  return { access: 'read', accessFrom: 'default' };
+  if (prefer === 'names') {
+    const fromName = accessFromName(tool.name);
+    if (fromName) return { access: fromName, accessFrom: 'name' };
+  }
+  const decided = coreToolAccess({ name: tool.name, description: tool.description ?? '', ...(tool.hints ? { hints: tool.hints } : {}) });
+  if (decided.access === 'unknown') return { access: 'read', accessFrom: 'default' };
+  const accessFrom: AccessSource = decided.source === 'hint' || decided.source === 'method' ? 'hints' : decided.source === 'description' ? 'description' : 'name';
+  return { access: decided.access, accessFrom };
 }

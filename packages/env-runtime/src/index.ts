@@ -2,6 +2,30 @@ export type { DriverPrecondition, EnvironmentClock, EnvironmentSpec, Environment
 export type { DriverProblem, DriverRuntime, DriverTool } from './drivers/driver.js';
 export { DriverParamsError, defineDriver } from './drivers/driver.js';
 export { DRIVERS } from './drivers/registry.js';
+export type {
+  Assignment,
+  BatchPlan,
+  ComputePlan,
+  CreatePlan,
+  DeletePlan,
+  FallbackPlan,
+  Filter,
+  FindPlan,
+  ListPlan,
+  LookupPlan,
+  NoopPlan,
+  OperationPattern,
+  RecordIdCharClass,
+  RecordIdFormat,
+  RecordIdSegment,
+  RecordsParams,
+  RefCheck,
+  RunnablePlan,
+  SwitchPlan,
+  ToolPlan,
+  UpdatePlan,
+} from './drivers/records-plan.js';
+export { evaluateArithmetic } from './drivers/records.js';
 export { ENVIRONMENT_SPEC_SCHEMA, validateEnvironmentSpec } from './validate-spec.js';
 export type { CreateEnvironmentOptions } from './environment.js';
 export { Environment, createEnvironment, createEnvironmentSync } from './environment.js';

@@ -52,7 +52,14 @@ export const ENVIRONMENT_SPEC_SCHEMA: JsonSchemaObject = {
         hints: {
           type: 'object',
           additionalProperties: false,
-          properties: { readOnly: bool, destructive: bool, idempotent: bool, openWorld: bool },
+          properties: {
+            readOnly: bool,
+            destructive: bool,
+            idempotent: bool,
+            openWorld: bool,
+            toolType: { enum: ['read', 'write', 'think', 'generic'] },
+            httpMethod: { enum: ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] },
+          },
         },
         title: str,
         conditions: {

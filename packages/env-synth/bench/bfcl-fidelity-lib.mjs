@@ -14,7 +14,9 @@
 //   only key is `error`) and ours answered ok:false, or (b) the real call was not an error, ours
 //   answered ok, and every scalar leaf (string, number, boolean) of the real output occurs among
 //   the scalar leaves of ours (strings exactly, numbers numerically; a bare scalar output is its
-//   own leaf; `null` has no leaf, so `None` outputs only need ok).
+//   own leaf; `null` has no leaf, so `None` outputs only need ok). A call answered by a tool that
+//   failed the synthesis self-check (`report.coverage[].works` false) counts as an error answer,
+//   whatever it returned: such a tool is a stand-in, which must never pass for a working one.
 // - entries: an entry matches for a class when, after the normalisation below, every public
 //   attribute of the real final state (its keys) equals ours. Ours may have more keys (a current
 //   directory, a session): BFCL keeps those private. `entries` treats a real attribute that ours
@@ -191,7 +193,7 @@ export function compareClassState(cls, realFinal, realInitial, sample, ours) {
  * @typedef {{
  *   calls: Count, entries: Count & { strict: number },
  *   tools: { specs: number, worksMin: number, worksMax: number, tools: number, standIns: string[] },
- *   divergences: Divergence[], stateDivergences: Record<string, number>, synthesisErrors: string[]
+ *   divergences: Divergence[], stateDivergences: Record<string, number>, divergingEntries: string[], synthesisErrors: string[]
  * }} ClassFigures
  * @typedef {{ perClass: Record<string, ClassFigures>, overall: { calls: Count, entries: Count & { strict: number } } }} FidelityFigures
  */
@@ -227,7 +229,7 @@ export async function measureBfclFidelity(options = {}) {
     return docs.get(cls);
   };
 
-  /** @type {Map<string, { env?: any, report?: any, error?: string }>} */
+  /** @type {Map<string, { env?: any, standIns?: Set<string>, error?: string }>} */
   const specs = new Map();
   /** @type {Record<string, ClassFigures>} */
   const perClass = {};
@@ -238,6 +240,7 @@ export async function measureBfclFidelity(options = {}) {
       tools: { specs: 0, worksMin: Infinity, worksMax: 0, tools: 0, standIns: [] },
       divergences: [],
       stateDivergences: {},
+      divergingEntries: [],
       synthesisErrors: [],
     };
   }
@@ -265,9 +268,12 @@ export async function measureBfclFidelity(options = {}) {
             made = { error: result.issues.map((/** @type {{ message: string }} */ x) => x.message).join('; ') };
             perClass[cls]?.synthesisErrors.push(made.error ?? '');
           } else {
-            made = { env: await createEnvironment(result.value.spec, { validateSeed: false }), report: result.value.report };
-            const figures = /** @type {ClassFigures} */ (perClass[cls]);
             const coverage = result.value.report.coverage ?? [];
+            made = {
+              env: await createEnvironment(result.value.spec, { validateSeed: false }),
+              standIns: new Set(coverage.filter((/** @type {{ works: boolean }} */ c) => !c.works).map((/** @type {{ tool: string }} */ c) => c.tool)),
+            };
+            const figures = /** @type {ClassFigures} */ (perClass[cls]);
             const works = coverage.filter((/** @type {{ works: boolean }} */ c) => c.works).length;
             figures.tools.specs++;
             figures.tools.tools = coverage.length;
@@ -277,7 +283,7 @@ export async function measureBfclFidelity(options = {}) {
           }
           specs.set(key, made);
         }
-        if (made.env !== undefined) sessions.set(cls, made.env.createSession());
+        if (made.env !== undefined) sessions.set(cls, { session: made.env.createSession(), standIns: made.standIns });
       }
 
       let step = 0;
@@ -285,10 +291,11 @@ export async function measureBfclFidelity(options = {}) {
         for (const call of turn.calls) {
           const figures = perClass[call.class];
           if (figures === undefined) continue;
-          const session = sessions.get(call.class);
-          const res = session !== undefined
-            ? session.stepSync({ id: `bfcl-${step++}`, name: call.name, arguments: JSON.stringify(call.arguments) })
+          const open = sessions.get(call.class);
+          let res = open !== undefined
+            ? open.session.stepSync({ id: `bfcl-${step++}`, name: call.name, arguments: JSON.stringify(call.arguments) })
             : { ok: false, error: { code: 'tool_error', message: 'synthesis failed' } };
+          if (res.ok && open?.standIns?.has(call.name)) res = { ok: false, error: { code: 'tool_error', message: `stand-in (self-check failed), answered ${JSON.stringify(res.output)}` } };
           const match = callMatches(call, res);
           figures.calls.total++;
           overall.calls.total++;
@@ -305,21 +312,22 @@ export async function measureBfclFidelity(options = {}) {
       let allStrict = true;
       for (const cls of involved) {
         const figures = /** @type {ClassFigures} */ (perClass[cls]);
-        const session = sessions.get(cls);
-        const cmp = session !== undefined
-          ? compareClassState(cls, exp.final_state[cls] ?? {}, exp.initial_state[cls] ?? {}, samples.get(cls) ?? {}, session.state())
+        const open = sessions.get(cls);
+        const cmp = open !== undefined
+          ? compareClassState(cls, exp.final_state[cls] ?? {}, exp.initial_state[cls] ?? {}, samples.get(cls) ?? {}, open.session.state())
           : { equal: false, strict: false, diverging: ['(no environment)'] };
         figures.entries.total++;
         if (cmp.equal) figures.entries.matched++;
         if (cmp.strict) figures.entries.strict++;
         for (const d of cmp.diverging) figures.stateDivergences[d] = (figures.stateDivergences[d] ?? 0) + 1;
+        if (!cmp.equal && figures.divergingEntries.length < maxDiv) figures.divergingEntries.push(`${entry.id} (${cmp.diverging.join(', ')})`);
         all &&= cmp.equal;
         allStrict &&= cmp.strict;
       }
       overall.entries.total++;
       if (all) overall.entries.matched++;
       if (allStrict) overall.entries.strict++;
-      for (const s of sessions.values()) s.close();
+      for (const s of sessions.values()) s.session.close();
     }
   } finally {
     for (const made of specs.values()) made.env?.close();

@@ -34,6 +34,7 @@ for (const [cls, f] of Object.entries(figures.perClass)) {
     if (f.tools.standIns.length > 0) lines.push(`    not working in some spec: ${f.tools.standIns.join(', ')}`);
     const states = Object.entries(f.stateDivergences).sort((a, b) => b[1] - a[1]);
     if (states.length > 0) lines.push(`    diverging state attributes: ${states.map(([k, n]) => `${k} ×${n}`).join(', ')}`);
+    if (f.divergingEntries.length > 0) lines.push(`    diverging entries: ${f.divergingEntries.join('; ')}`);
     for (const d of f.divergences) {
       lines.push(`    ${d.call}`, `      real: ${JSON.stringify(d.real)?.slice(0, 300)}`, `      ours: ${JSON.stringify(d.ours)?.slice(0, 300)}`);
     }

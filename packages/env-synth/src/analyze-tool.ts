@@ -1,60 +1,12 @@
-import type { JsonSchemaObject, ToolSpec } from '@autoforge/core';
+import type { JsonSchemaObject, ToolSpec, VerbClass } from '@autoforge/core';
+import { joinPhrasalVerbs, toolAccess, verbClassOf } from '@autoforge/core';
 import { examplesFromText } from './id-format.js';
 import type { IdReference } from './naming.js';
 import { idReference, singularize, STOP_WORDS, words } from './naming.js';
 import { inlineRefs, nonNull } from './schema-utils.js';
 
-/** The kind of action a tool name's verb announces. */
-export type VerbClass =
-  | 'lookup'
-  | 'find'
-  | 'list'
-  | 'create'
-  | 'update'
-  | 'transition'
-  | 'enable'
-  | 'disable'
-  | 'toggle'
-  | 'delete'
-  | 'compute'
-  | 'noop';
-
-const VERB_CLASSES: Record<string, VerbClass> = {};
-function verbs(cls: VerbClass, list: string): void {
-  for (const v of list.split(/\s+/)) VERB_CLASSES[v] = cls;
-}
-verbs('lookup', 'get fetch retrieve read show view describe lookup check inspect display load see obtain query');
-verbs('find', 'find locate identify resolve');
-verbs('list', 'list search browse filter recommend recommand suggest explore enumerate count');
-verbs(
-  'create',
-  'create add book register place insert open make submit schedule post send issue generate reserve buy purchase apply start log record file enroll subscribe write compose upload',
-);
-verbs('update', 'update modify change set edit rename assign adjust replace move upgrade downgrade patch amend reschedule correct');
-verbs(
-  'transition',
-  'cancel return exchange close approve reject confirm complete pay suspend resume archive restore refund ship deliver accept decline finish end block unblock lock unlock reopen dispatch checkin checkout redeem void expire renew terminate reactivate freeze unfreeze',
-);
-verbs('enable', 'enable activate turnon switchon login signin connect');
-verbs('disable', 'disable deactivate turnoff switchoff logout signout disconnect');
-verbs('toggle', 'toggle flip');
-verbs('delete', 'delete remove drop destroy erase clear unsubscribe purge');
-verbs('compute', 'calculate compute evaluate convert estimate');
-verbs('noop', 'think');
-
-const PHRASAL: Record<string, string> = {
-  'turn on': 'turnon',
-  'turn off': 'turnoff',
-  'switch on': 'switchon',
-  'switch off': 'switchoff',
-  'log in': 'login',
-  'log out': 'logout',
-  'sign in': 'signin',
-  'sign out': 'signout',
-  'check in': 'checkin',
-  'check out': 'checkout',
-  'look up': 'lookup',
-};
+/** The kind of action a tool name's verb announces (core's one verb table). */
+export type { VerbClass };
 
 /** A parameter of a tool as the synthesizer reads it. */
 export interface ParamInfo {
@@ -95,26 +47,17 @@ export interface ToolAnalysis {
   expressionParam?: string;
 }
 
-function typeHint(tool: ToolSpec): string | undefined {
-  const ext = tool.extensions ?? {};
-  for (const [k, v] of Object.entries(ext)) if (/tool-type$/.test(k) && typeof v === 'string') return v.toUpperCase();
-  return undefined;
-}
-
 /** Reads a tool's name, description, parameters and hints. */
 export function analyzeTool(tool: ToolSpec): ToolAnalysis {
   const rawWords = words(tool.name);
   const joined = rawWords.join(' ');
-  let w = rawWords;
-  for (const [phrase, single] of Object.entries(PHRASAL)) {
-    if (` ${joined} `.includes(` ${phrase} `)) w = ` ${w.join(' ')} `.replace(` ${phrase} `, ` ${single} `).trim().split(' ');
-  }
-  let verbIndex = w.findIndex((x) => VERB_CLASSES[x] !== undefined);
+  const w = joinPhrasalVerbs(rawWords);
+  let verbIndex = w.findIndex((x) => verbClassOf(x) !== undefined);
   // Prefer the first word when it is a verb; otherwise the first verb anywhere
-  // (`delivery_store_search_recommand`).
+  // (`shop_product_search_suggestions`).
   if (verbIndex < 0) verbIndex = -1;
   const verb = verbIndex >= 0 ? (w[verbIndex] as string) : undefined;
-  let verbClass = verb ? VERB_CLASSES[verb] : undefined;
+  let verbClass = verb ? verbClassOf(verb) : undefined;
   const byIndex = w.indexOf('by');
   let before = w.filter((_, i) => i !== verbIndex && (byIndex < 0 || i < byIndex));
   // `get_bills_for_customer`: what follows `for`/`from`/`of` names the owner, not the object.
@@ -122,7 +65,7 @@ export function analyzeTool(tool: ToolSpec): ToolAnalysis {
   if (cut > 0) before = before.slice(0, cut);
   const byWords = byIndex >= 0 ? w.slice(byIndex + 1).filter((x) => x !== 'and') : [];
   const returnsId = byIndex > 0 && (w[byIndex - 1] === 'id' || w[byIndex - 1] === 'ids');
-  const nounWords = before.filter((x) => !STOP_WORDS.has(x) && VERB_CLASSES[x] === undefined);
+  const nounWords = before.filter((x) => !STOP_WORDS.has(x) && verbClassOf(x) === undefined);
   const lastNoun = nounWords[nounWords.length - 1];
   const pluralNoun = lastNoun !== undefined && singularize(lastNoun) !== lastNoun;
 
@@ -139,16 +82,18 @@ export function analyzeTool(tool: ToolSpec): ToolAnalysis {
     return info;
   });
 
-  const hint = typeHint(tool);
   const desc = tool.description.toLowerCase();
-  const readOnly = tool.hints?.readOnly === true || hint === 'READ' || hint === 'THINK';
-  const writes = hint === 'WRITE' || tool.hints?.destructive === true || tool.hints?.readOnly === false;
+  // What the document declares (hints, HTTP method), from core's one rule; the verb is read above.
+  const declared = toolAccess(tool);
+  const isDeclared = declared.source === 'hint' || declared.source === 'method';
+  const readOnly = isDeclared && declared.access === 'read';
+  const writes = isDeclared && declared.access === 'write';
 
   const analysis: ToolAnalysis = { tool, words: w, nounWords, byWords, returnsId, pluralNoun, params, readOnly, writes };
   if (verb !== undefined) analysis.verb = verb;
 
   const thinkLike =
-    hint === 'THINK' ||
+    tool.hints?.toolType === 'think' ||
     (verb === 'think' && params.length <= 1) ||
     (/\bthink\b|\bthought\b/.test(desc) && /(not|n't)\s+(obtain|change|modify|alter)/.test(desc));
   const transferLike = /transfer|escalat|hand\s*(over|off)/.test(joined + ' ' + desc) && /\bhuman\b|\brepresentative\b|\bperson\b|\bsupervisor\b/.test(joined + ' ' + desc);

@@ -119,6 +119,20 @@ describe('arbitraryFromSchema', () => {
     expect(values.flatMap((v) => v.item_ids)).toContain('1008292230');
   });
 
+  it('draws realistic values by property name, and only arbitrary ones with realistic: false', () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { email: { type: 'string' }, phone: { type: 'string', pattern: '^\\(\\d{3}\\) \\d{3}-\\d{4}$' }, amount: { type: 'number', minimum: 0, maximum: 50 } },
+      required: ['email', 'phone', 'amount'],
+    };
+    const values = fc.sample(arbitraryFromSchema(schema), { seed: 11, numRuns: 60 }) as { email: string; phone: string; amount: number }[];
+    expect(values.filter((v) => /^[a-z]+\.[a-z]+@example\.com$/.test(v.email)).length).toBeGreaterThan(20);
+    for (const v of values) expect(v.phone).toMatch(/^\(\d{3}\) \d{3}-\d{4}$/);
+    expect(values.filter((v) => Number.isInteger(Math.round(v.amount * 100)) && Math.abs(v.amount * 100 - Math.round(v.amount * 100)) < 1e-9).length).toBeGreaterThan(20);
+    const plain = fc.sample(arbitraryFromSchema(schema, { realistic: false }), { seed: 11, numRuns: 60 }) as { email: string }[];
+    expect(plain.filter((v) => /@example\.com$/.test(v.email))).toHaveLength(0);
+  });
+
   it('keeps arrays within maxItems and leaves optional properties out beyond maxDepth', () => {
     const list = fc.sample(arbitraryFromSchema({ type: 'array', items: { type: 'integer' } }, { maxItems: 1 }), { seed: 3, numRuns: 50 }) as number[][];
     expect(Math.max(...list.map((l) => l.length))).toBe(1);

@@ -1,10 +1,13 @@
 import type { JsonSchema, JsonSchemaObject, JsonSchemaTypeName, JsonValue } from '@autoforge/core';
-import { canonicalJson, escapePointerToken } from '@autoforge/core';
+import { canonicalJson, createRng, escapePointerToken } from '@autoforge/core';
 import fc from 'fast-check';
 import type { Arbitrary } from 'fast-check';
 import { validatorFor } from './ajv.js';
 import { EnvSynthError } from './error.js';
 import { inlineRefs } from './schema-utils.js';
+import { meaningOf } from './values/meaning.js';
+import { mergeSchemas as merge, stringMatching, typesOf } from './values/schema-kit.js';
+import { valueFor } from './values/value-for.js';
 
 /** Options of {@link arbitraryFromSchema}. */
 export interface ArbitraryFromSchemaOptions {
@@ -18,6 +21,11 @@ export interface ArbitraryFromSchemaOptions {
   maxItems?: number;
   /** Nesting depth beyond which optional properties and items are left out. Default 4. */
   maxDepth?: number;
+  /**
+   * Also draw realistic values by a property's name (an email for `email`, a phone number for
+   * `phone`, a price with cents for `amount`), two times in three, when they validate. Default true.
+   */
+  realistic?: boolean;
 }
 
 const LOWER_DIGIT = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -70,43 +78,20 @@ function bounded<T>(arb: Arbitrary<T>, accept: (value: T) => boolean, tries = 12
   return fc.array(arb, { minLength: tries, maxLength: tries }).map((values) => values.find(accept) ?? (values[0] as T));
 }
 
+// Seeds for values drawn on our own stream (randexp, faker): fast-check picks the seed.
+const seeds = fc.noBias(fc.integer({ min: 0, max: 0xffffffff }));
+
+/** Scalars whose field name says what they hold: those get realistic draws besides arbitrary ones. */
+function realisticFits(schema: JsonSchema, name: string): boolean {
+  if (typeof schema !== 'object' || schema.const !== undefined || schema.enum !== undefined) return false;
+  const types = typesOf(schema);
+  if (!types.some((t) => t === 'string' || t === 'number' || t === 'integer')) return false;
+  return meaningOf(name) !== 'word';
+}
+
 function isValid(schema: JsonSchema, value: JsonValue): boolean {
   const validate = validatorFor(schema);
   return validate === undefined || validate(value) === true;
-}
-
-/** `b`'s keywords over `a`'s, with properties merged and `required` united (allOf, anyOf branches). */
-function merge(a: JsonSchemaObject, b: JsonSchemaObject): JsonSchemaObject {
-  const out: JsonSchemaObject = { ...a, ...b };
-  if (a.properties && b.properties) out.properties = { ...a.properties, ...b.properties };
-  if (a.required && b.required) out.required = [...new Set([...a.required, ...b.required])];
-  if (a.type !== undefined && b.type !== undefined) {
-    const left = Array.isArray(a.type) ? a.type : [a.type];
-    const right = Array.isArray(b.type) ? b.type : [b.type];
-    const both = left.filter((t) => right.includes(t) || (t === 'number' && right.includes('integer')));
-    const types = [...new Set([...both, ...right.filter((t) => t === 'integer' && left.includes('number'))])];
-    out.type = types.length === 1 ? (types[0] as JsonSchemaTypeName) : types;
-  }
-  return out;
-}
-
-const OBJECT_KEYWORDS = ['properties', 'required', 'additionalProperties', 'patternProperties', 'minProperties', 'maxProperties', 'propertyNames'];
-const ARRAY_KEYWORDS = ['items', 'prefixItems', 'minItems', 'maxItems', 'uniqueItems', 'contains'];
-const STRING_KEYWORDS = ['minLength', 'maxLength', 'pattern', 'format'];
-const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
-
-function typesOf(s: JsonSchemaObject): JsonSchemaTypeName[] {
-  let types: JsonSchemaTypeName[];
-  if (typeof s.type === 'string') types = [s.type];
-  else if (Array.isArray(s.type)) types = [...s.type];
-  else if (OBJECT_KEYWORDS.some((k) => k in s)) types = ['object'];
-  else if (ARRAY_KEYWORDS.some((k) => k in s)) types = ['array'];
-  else if (STRING_KEYWORDS.some((k) => k in s)) types = ['string'];
-  else if (NUMBER_KEYWORDS.some((k) => k in s)) types = ['number'];
-  else types = [];
-  // OpenAPI 3.0's `nullable`.
-  if (s.nullable === true && types.length > 0 && !types.includes('null')) types.push('null');
-  return types;
 }
 
 function unsatisfiable(pointer: string, why: string): EnvSynthError {
@@ -125,7 +110,12 @@ class Builder {
   build(schema: JsonSchema, name: string, depth: number, pointer: string): Arbitrary<JsonValue> {
     if (schema === true) return this.any(depth);
     if (schema === false) throw unsatisfiable(pointer, 'the schema `false` admits no value');
-    const arb = this.core(schema, name, depth, pointer);
+    let arb = this.core(schema, name, depth, pointer);
+    if (name && this.options.realistic !== false && realisticFits(schema, name)) {
+      // Values by the field's meaning (an email for `email`, a price with cents for `amount`).
+      const realistic = bounded(seeds.map((n) => valueFor(name, schema, { rng: createRng(n) })), (v) => isValid(schema, v), 3);
+      arb = fc.oneof({ weight: 2, arbitrary: realistic }, { weight: 1, arbitrary: arb });
+    }
     const known = name && this.options.known ? (this.options.known(name) ?? []).filter((v) => isValid(schema, v)) : [];
     if (known.length === 0) return arb;
     return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: arb });
@@ -249,7 +239,12 @@ class Builder {
     let arb: Arbitrary<string> | undefined = typeof s.format === 'string' ? formatArbitrary(s.format) : undefined;
     if (arb === undefined && typeof s.pattern === 'string') {
       try {
-        const matching = fc.stringMatching(new RegExp(s.pattern, 'u'), { size: 'xsmall' });
+        const pattern = s.pattern;
+        const generated = seeds.map((n) => stringMatching(pattern, createRng(n)));
+        const matching = fc.oneof(
+          fc.stringMatching(new RegExp(pattern, 'u'), { size: 'xsmall' }),
+          generated.filter((v): v is string => v !== undefined),
+        );
         // With length limits too, also try the match cut to size or repeated (`^[a-z]+$`).
         arb =
           typeof s.minLength === 'number' || typeof s.maxLength === 'number'
@@ -329,7 +324,9 @@ class Builder {
  * `minProperties`, `maxProperties` for maps), `items`/`prefixItems`/`minItems`/`maxItems`/
  * `uniqueItems`, `anyOf`/`oneOf`/`allOf`, `minimum`/`maximum`/exclusive bounds/`multipleOf`,
  * `minLength`/`maxLength`/`pattern`, and the `format`s `date`, `date-time`, `time`, `email`,
- * `uri`, `uri-reference`, `hostname`, `uuid`, `ipv4`, `ipv6` and `duration`. Other keywords
+ * `uri`, `uri-reference`, `hostname`, `uuid`, `ipv4`, `ipv6` and `duration`. Patterns are drawn
+ * by fast-check and by randexp on a seeded stream; named scalars also get realistic values by
+ * their meaning (see `valueFor`; `realistic: false` turns that off). Other keywords
  * (`not`, `if`, `contains`, `patternProperties`, …) are not read, so values may break them.
  * Unbounded numbers stay within -100…1000 (or 1000 of the one bound given).
  *

@@ -75,9 +75,9 @@ describe('classification without a sample state', () => {
     expect(patternOf('think')).toBe('noop');
   });
 
-  it('reports the tool it cannot classify with a reason, and gives it a read-only implementation', () => {
+  it('reports the tool it cannot classify with a reason, and makes it a stand-in', () => {
     expect(report.unclassified).toEqual([{ tool: 'frobnicate', reason: 'its name has no known verb' }]);
-    expect(spec.tools.find((t) => t.name === 'frobnicate')?.implementation.kind).toBe('js');
+    expect(spec.tools.find((t) => t.name === 'frobnicate')?.implementation).toMatchObject({ kind: 'driver', driver: 'stand-in' });
   });
 
   it('generates ids in the format the descriptions show', () => {
@@ -85,7 +85,7 @@ describe('classification without a sample state', () => {
     for (const id of Object.keys(spec.seedState.users as JsonObject)) expect(id).toMatch(/^[a-z]+_[a-z]+_\d{3}$/);
   });
 
-  it('runs every pattern in the sandbox', async () => {
+  it('runs every pattern through the records driver', async () => {
     const env = await createEnvironment(spec, { validateOutputs: true });
     try {
       const s = env.createSession();
@@ -116,8 +116,8 @@ describe('classification without a sample state', () => {
       expect(call('delete_order', { order_id: orderId })).toMatchObject({ ok: true });
       expect(call('get_order_details', { order_id: orderId })).toEqual({ ok: false, error: { code: 'tool_error', message: 'order not found' } });
 
-      const fallback = call('frobnicate', { widget: 'x' });
-      expect(fallback).toMatchObject({ ok: true, output: { tool: 'frobnicate', supported: false } });
+      // A tool no pattern fits never answers ok as if it had worked.
+      expect(call('frobnicate', { widget: 'x' })).toMatchObject({ ok: false, error: { code: 'tool_error' } });
       expect(env.validateState(s.state()).ok).toBe(true);
     } finally {
       env.close();

@@ -1,5 +1,6 @@
-import type { JsonSchemaObject } from '@autoforge/core';
+import type { JsonSchemaObject, ToolSpec } from '@autoforge/core';
 import type { ParamInfo, ToolAnalysis } from './analyze-tool.js';
+import { analyzeTool } from './analyze-tool.js';
 import type {
   Assignment,
   CreatePlan,
@@ -10,9 +11,12 @@ import type {
   ListPlan,
   LookupPlan,
   RefCheck,
+  RunnablePlan,
+  SwitchPlan,
   ToolPlan,
   UpdatePlan,
 } from './plan.js';
+import { driverIdFormat } from './plan.js';
 import type { SchemaEditor } from './schema-edits.js';
 import { enumOf, fieldPaths, itemsOf, mainType, schemaAt } from './schema-utils.js';
 import type { CollectionModel, NestedCollection, StateModel } from './state-model.js';
@@ -36,6 +40,7 @@ interface Ref {
   res: Resolution;
 }
 
+const SWITCH_PARAMS = /^(method|action|operation|mode|op)$/;
 const META_PARAMS = /^(limit|offset|page|page_size|per_page|max_results|top_k|top_n|n|count|sort|sort_by|order_by|order|direction|cursor|verbose|format|lang|language)$/;
 const LIMIT_PARAMS = /^(limit|max_results|top_k|top_n|page_size|n|count)$/;
 const KEYWORD_PARAMS = /^(keywords?|key_words?|query|q|search|search_term|text|term|terms)$/;
@@ -196,6 +201,64 @@ export class Classifier {
   ) {}
 
   classify(a: ToolAnalysis): Classification {
+    return this.methodSwitch(a) ?? this.batch(a) ?? this.classifyOne(a);
+  }
+
+  /**
+   * A required enum parameter named `method`/`action`/`operation`/`mode`/`op` whose values are
+   * verbs: each value is classified as the tool `<value>_<noun>` without that parameter.
+   */
+  private methodSwitch(a: ToolAnalysis): Classification | undefined {
+    const sw = a.params.find((p) => p.required && SWITCH_PARAMS.test(words(p.name).join('_')) && (enumOf(p.schema)?.length ?? 0) > 0);
+    if (!sw) return undefined;
+    const values = enumOf(sw.schema) ?? [];
+    const cases: SwitchPlan['cases'] = {};
+    for (const value of values) {
+      const [verb, ...rest] = words(value);
+      if (!verb) continue;
+      const sub = analyzeTool(this.subTool(a, [verb, ...a.nounWords, ...rest].join('_'), (name) => name !== sw.name));
+      if (!sub.verbClass) continue;
+      const c = this.classifyOne(sub);
+      if (c.plan.pattern !== 'unclassified' && c.plan.pattern !== 'switch' && c.plan.pattern !== 'batch') cases[value] = c.plan;
+    }
+    if (Object.keys(cases).length === 0) return undefined;
+    const first = Object.values(cases)[0] as RunnablePlan;
+    return { plan: { pattern: 'switch', entity: first.entity, switch: sw.name, cases } };
+  }
+
+  /**
+   * A create whose one required array parameter lists objects (`entities: [{name, …}]`): the
+   * create runs once per element, with the element's fields as its arguments.
+   */
+  private batch(a: ToolAnalysis): Classification | undefined {
+    if (a.verbClass !== 'create') return undefined;
+    const arrays = a.params.filter((p) => p.required && mainType(p.schema) === 'array');
+    const list = arrays[0];
+    if (arrays.length !== 1 || !list) return undefined;
+    const items = itemsOf(list.schema);
+    if (mainType(items) !== 'object' || Object.keys(items.properties ?? {}).length === 0) return undefined;
+    const noun = singularize(words(list.name).join('_'));
+    const spec = this.subTool(a, `${a.verb ?? 'create'}_${noun}`, (name) => name !== list.name);
+    const itemParams = { ...(items.properties ?? {}) };
+    const parameters: JsonSchemaObject = {
+      type: 'object',
+      properties: { ...(spec.parameters.properties ?? {}), ...itemParams },
+      required: [...(spec.parameters.required ?? []), ...(items.required ?? [])],
+    };
+    const c = this.classifyOne(analyzeTool({ ...spec, parameters }));
+    if (c.plan.pattern !== 'create') return undefined;
+    return { plan: { pattern: 'batch', entity: c.plan.entity, batch: { param: list.name, items: 'record' }, each: c.plan } };
+  }
+
+  /** The tool renamed, keeping the parameters `keep` accepts. */
+  private subTool(a: ToolAnalysis, name: string, keep: (param: string) => boolean): ToolSpec {
+    const params = a.tool.parameters;
+    const properties = Object.fromEntries(Object.entries(params.properties ?? {}).filter(([k]) => keep(k)));
+    const required = (params.required ?? []).filter(keep);
+    return { ...a.tool, name, parameters: { ...params, properties, required } };
+  }
+
+  private classifyOne(a: ToolAnalysis): Classification {
     const vc = a.verbClass;
     if (vc === 'noop' && a.noopKind) {
       return {
@@ -249,10 +312,14 @@ export class Classifier {
       default:
         result = this.fallback(a, a.verb ? `verb "${a.verb}" has no pattern` : 'its name has no known verb');
     }
-    if (a.readOnly && result.plan.pattern !== 'unclassified' && isWrite(result.plan.pattern)) {
-      this.notes.push(`${a.tool.name}: declared read-only, but its name reads as ${result.plan.pattern}; compiled read-only`);
+    // Declared hints win over the verb: a tool declared read-only is a read whatever its name says.
+    const writeVerb = vc === 'create' || vc === 'update' || vc === 'transition' || vc === 'delete' || vc === 'enable' || vc === 'disable' || vc === 'toggle';
+    if (a.readOnly && (writeVerb || isWrite(result.plan.pattern))) {
+      this.notes.push(`${a.tool.name}: declared read-only, but its name reads as a write; compiled as a read`);
       if (target) return { plan: this.lookupPlan(a, target.res.c, target.p.name, refs) };
-      return this.fallback(a, 'declared read-only, but its name reads as a write');
+      const read = this.lookupLike(a, refs, nounC, target);
+      if (read.plan.pattern !== 'unclassified' && !isWrite(read.plan.pattern)) return read;
+      return this.fallback(a, 'declared read-only, but no read fits it');
     }
     return result;
   }
@@ -352,8 +419,11 @@ export class Classifier {
       }
       const path = fieldFor(c.recordSchema, p.name, { arrays: true });
       if (path) {
-        const fieldType = mainType(schemaAt(c.recordSchema, path));
-        const op: Filter['op'] = mainType(p.schema) === 'array' && fieldType !== 'array' ? 'in' : 'eq';
+        const field = schemaAt(c.recordSchema, path);
+        const fieldType = mainType(field);
+        // A scalar naming a key of a map field (`date` in `dates: {date: …}`) asks for that key.
+        const isMap = fieldType === 'object' && typeof field?.additionalProperties === 'object' && Object.keys(field.properties ?? {}).length === 0;
+        const op: Filter['op'] = isMap && mainType(p.schema) !== 'object' ? 'hasKey' : mainType(p.schema) === 'array' && fieldType !== 'array' ? 'in' : 'eq';
         filters.push({ param: p.name, path, op });
         continue;
       }
@@ -472,7 +542,7 @@ export class Classifier {
       schema: {},
     };
     if (c.keyField) plan.keyField = c.keyField;
-    if (c.idFormat) plan.idFormat = c.idFormat;
+    if (c.idFormat) plan.idFormat = driverIdFormat(c.idFormat);
     const idParam = a.params.find((p) => p.name === c.idParam || (c.keyField !== undefined && p.name === c.keyField));
     if (idParam) plan.idParam = idParam.name;
     for (const r of refs) {
@@ -726,32 +796,9 @@ export class Classifier {
     return bestName(Object.keys(this.model.values), nounWords.filter((w) => w !== 'status'));
   }
 
-  /** The read-only plan for a tool no pattern fits, with the reason. */
+  /** The plan of a tool no pattern fits (it becomes a stand-in), with the reason. */
   fallback(a: ToolAnalysis, reason: string): Classification {
-    const plan: FallbackPlan = {
-      pattern: 'unclassified',
-      entity: '',
-      tool: a.tool.name,
-      note: `not supported offline: ${reason}`,
-      idLookups: [],
-      fieldLookups: [],
-    };
-    for (const p of a.params) {
-      const res = resolveParam(this.model, p);
-      if (res?.kind === 'collection') plan.idLookups.push({ param: p.name, collections: [res.c.name] });
-      else if (res?.kind === 'any') plan.idLookups.push({ param: p.name, collections: this.model.collections.map((c) => c.name) });
-      else if (mainType(p.schema) === 'string' || mainType(p.schema) === 'number' || mainType(p.schema) === 'integer') {
-        for (const c of this.model.collections) {
-          const path = fieldFor(c.recordSchema, p.name);
-          if (path) {
-            const look: FallbackPlan['fieldLookups'][number] = { param: p.name, collection: c.name, path };
-            if (c.keyField) look.keyField = c.keyField;
-            plan.fieldLookups.push(look);
-            break;
-          }
-        }
-      }
-    }
+    const plan: FallbackPlan = { pattern: 'unclassified', entity: '', tool: a.tool.name, note: `not supported offline: ${reason}` };
     return { plan, reason };
   }
 }

@@ -3,12 +3,14 @@ import { canonicalJson, createRng, isJsonObject, sha256Hex } from '@autoforge/co
 import type { EnvironmentSpec, EnvironmentTool } from '@autoforge/env-runtime';
 import type { ToolAnalysis } from './analyze-tool.js';
 import { Classifier } from './classify.js';
-import { emitToolSource } from './emit-tool.js';
+import { implementationFor } from './emit-tool.js';
 import { EnvSynthError } from './error.js';
 import { generateState } from './generate-state.js';
 import type { IdFormat } from './id-format.js';
+import type { Probe } from './families/family.js';
 import { outputSchemaFor } from './output-schema.js';
-import type { OperationPattern, ToolPlan } from './plan.js';
+import type { CreatePlan, OperationPattern, ToolPlan } from './plan.js';
+import { recordsProbes } from './records-probes.js';
 import { SchemaEditor } from './schema-edits.js';
 import { stripAnnotations } from './schema-utils.js';
 import type { StateModel } from './state-model.js';
@@ -25,6 +27,8 @@ export const PATTERNS: readonly OperationPattern[] = [
   'delete',
   'compute',
   'noop',
+  'switch',
+  'batch',
   'unclassified',
 ];
 
@@ -127,6 +131,10 @@ export interface Compiled extends SynthesisResult {
   plans: ToolPlan[];
   /** The state model after the tools' schema edits (the state schema's source). */
   finalModel: StateModel;
+  /** The behavioural self-check of each tool that has one (built from the seed state). */
+  probes: Map<string, Probe[]>;
+  /** Why a tool has no probes (it becomes a stand-in). */
+  probeReasons: Map<string, string>;
 }
 
 /**
@@ -150,10 +158,12 @@ export function compileEnvironment(
   const classifier = new Classifier(model, editor);
   const classified = analyses.map((a) => ({ a, ...classifier.classify(a) }));
   notes.push(...classifier.notes);
+  const creates = (plan: ToolPlan): CreatePlan[] =>
+    plan.pattern === 'create' ? [plan] : plan.pattern === 'batch' ? creates(plan.each) : plan.pattern === 'switch' ? Object.values(plan.cases).flatMap(creates) : [];
   for (const { plan } of classified) {
-    if (plan.pattern === 'create') {
-      const c = finalModel.collections.find((x) => x.name === plan.collection);
-      if (c) plan.schema = stripAnnotations(c.recordSchema) as JsonSchemaObject;
+    for (const create of creates(plan)) {
+      const c = finalModel.collections.find((x) => x.name === create.collection);
+      if (c) create.schema = stripAnnotations(c.recordSchema) as JsonSchemaObject;
     }
   }
   const addedFields: string[] = [];
@@ -172,7 +182,7 @@ export function compileEnvironment(
       description: t.description,
       parameters: t.parameters,
       outputSchema: t.outputSchema ?? outputSchemaFor(plan, finalModel),
-      implementation: { kind: 'js', source: emitToolSource(t.name, plan) },
+      implementation: implementationFor(plan),
       pattern: plan.pattern,
       source: t.source,
     };
@@ -234,5 +244,7 @@ export function compileEnvironment(
     addedFields,
     notes,
   };
-  return { spec, report, plans: classified.map((c) => c.plan), finalModel };
+  const plans = classified.map((c) => c.plan);
+  const checks = recordsProbes({ tools, plans, seedState, model: finalModel, seed });
+  return { spec, report, plans, finalModel, probes: checks.probes, probeReasons: checks.why };
 }

@@ -19,7 +19,7 @@ interface Claimed {
 }
 
 /** Probes for tools of the keyed-records compiler, when it provides them (`compiled.probes`). */
-type RecordsCompiled = Compiled & { probes?: ReadonlyMap<string, readonly Probe[]> };
+type RecordsCompiled = Compiled & { probes?: ReadonlyMap<string, readonly Probe[]>; probeReasons?: ReadonlyMap<string, string> };
 
 function emptyRecords(toolDoc: ToolDoc, seed: Seed, size: number, options: SynthesizeOptions, mode: 'sample' | 'generated'): RecordsCompiled {
   const analyses: ToolAnalysis[] = [];
@@ -159,7 +159,9 @@ export function synthesizeComposed(toolDoc: ToolDoc, options: SynthesizeOptions,
   const verdicts = selfCheck(spec, probes);
   const coverage: ToolCoverage[] = [];
   for (const tool of spec.tools) {
-    const verdict = verdicts.get(tool.name) ?? { works: false, reason: 'not checked' };
+    let verdict = verdicts.get(tool.name) ?? { works: false, reason: 'not checked' };
+    const noProbe = records.probeReasons?.get(tool.name);
+    if (!verdict.works && noProbe !== undefined && !plannedByTool.has(tool.name)) verdict = { works: false, reason: `no behavioural check: ${noProbe}` };
     const family = plannedByTool.get(tool.name)?.family ?? 'records';
     const entry: ToolCoverage = { tool: tool.name, family, pattern: tool.pattern ?? 'unknown', works: verdict.works };
     if (verdict.reason !== undefined) entry.reason = verdict.reason;

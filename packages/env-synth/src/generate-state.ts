@@ -1,9 +1,12 @@
-import type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue, Rng, Seed } from '@autoforge/core';
-import { createRng } from '@autoforge/core';
-import { defaultIdFormat, FIRST_NAMES, generateId, LAST_NAMES } from './id-format.js';
-import { idReference, words } from './naming.js';
-import { itemsOf, mainType, nonNull } from './schema-utils.js';
+import type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue, Rng, Seed, ToolSpec } from '@autoforge/core';
+import { createRng, isJsonObject } from '@autoforge/core';
+import type { IdFormat } from './id-format.js';
+import { defaultIdFormat, generateId, idFormatFromPattern } from './id-format.js';
+import { idReference, singularize, words } from './naming.js';
+import { mainType, nonNull } from './schema-utils.js';
 import type { CollectionModel, Relation, StateModel } from './state-model.js';
+import { collectionForName } from './state-model.js';
+import { constrainedValue, recordFor, satisfies } from './values/index.js';
 
 /** Options of {@link generateState}. */
 export interface GenerateStateOptions {
@@ -11,237 +14,273 @@ export interface GenerateStateOptions {
   seed: Seed;
   /** Records per collection. Default 20. */
   size?: number;
+  /**
+   * The tools of the document: their parameter schemas constrain the records they read or
+   * write (an id parameter's `pattern`, a field's `format`, bounds and enums), so that every
+   * seeded value passes the tools' own argument validation. Default: none (the record schemas only).
+   */
+  tools?: readonly Pick<ToolSpec, 'name' | 'parameters'>[];
 }
 
-const CITIES: [string, string, string][] = [
-  ['New York', 'NY', '100'], ['Los Angeles', 'CA', '900'], ['Chicago', 'IL', '606'], ['Houston', 'TX', '770'],
-  ['Phoenix', 'AZ', '850'], ['Philadelphia', 'PA', '191'], ['San Antonio', 'TX', '782'], ['San Diego', 'CA', '921'],
-  ['Dallas', 'TX', '752'], ['Austin', 'TX', '787'], ['Seattle', 'WA', '981'], ['Denver', 'CO', '802'],
-  ['Boston', 'MA', '021'], ['Portland', 'OR', '972'], ['Atlanta', 'GA', '303'], ['Miami', 'FL', '331'],
-];
-const STREETS = ['Main Street', 'Oak Avenue', 'Maple Drive', 'Cedar Lane', 'Elm Street', 'Park Avenue', 'Lakeview Drive', 'Hillcrest Road', 'River Road', 'Sunset Drive'];
-const AIRPORTS = ['JFK', 'LAX', 'SFO', 'ORD', 'SEA', 'BOS', 'ATL', 'DFW', 'MIA', 'DEN', 'PHX', 'LAS'];
-const ADJECTIVES = ['Golden', 'Silver', 'Blue', 'Green', 'Royal', 'Classic', 'Modern', 'Urban', 'Happy', 'Bright', 'Grand', 'Little'];
-const NOUNS = ['Garden', 'Harbor', 'Valley', 'Corner', 'Bridge', 'Summit', 'Meadow', 'Square', 'Forest', 'Coast'];
-const COLORS = ['red', 'blue', 'green', 'black', 'white', 'silver', 'yellow', 'purple'];
-const TEXT = ['quick', 'request', 'follow', 'up', 'please', 'note', 'customer', 'preferred', 'standard', 'update', 'check', 'later'];
-const PERSON_ENTITIES = /^(user|customer|passenger|employee|member|person|guest|patient|student|driver|contact|author|client|owner|traveler|traveller|account|profile|agent|staff|buyer|seller|recipient|sender)$/;
+/** The tool parameter schemas that constrain one collection: its keys and its fields. */
+export interface CollectionConstraints {
+  /** Schemas of parameters that name one record of the collection (`order_id`, `petId`). */
+  key: JsonSchema[];
+  /** Per record field, schemas of same-named parameters of the tools that work on the collection. */
+  fields: Record<string, JsonSchema[]>;
+}
 
-function title(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
+const snakeOf = (name: string): string => words(name).join('_');
+
+function propsOf(schema: JsonSchema | undefined): Record<string, JsonSchema> {
+  return typeof schema === 'object' ? (nonNull(schema).properties ?? {}) : {};
+}
+
+/**
+ * The collection a tool works on: the longest entity its name spells (`update_order_item` →
+ * `order_item`), else the one its single id parameter names.
+ */
+export function toolCollection(tool: Pick<ToolSpec, 'name' | 'parameters'>, model: StateModel): CollectionModel | undefined {
+  const w = words(tool.name).map((x) => singularize(x));
+  let best: CollectionModel | undefined;
+  let bestLen = 0;
+  for (const c of model.collections) {
+    const e = words(c.entity).map((x) => singularize(x));
+    if (e.length === 0 || e.length <= bestLen) continue;
+    for (let i = 0; i + e.length <= w.length; i++) {
+      if (e.every((x, j) => w[i + j] === x)) {
+        best = c;
+        bestLen = e.length;
+        break;
+      }
+    }
+  }
+  if (best) return best;
+  const refs = Object.keys(propsOf(tool.parameters))
+    .map((p) => ({ p, ref: idReference(snakeOf(p)) }))
+    .filter((r) => r.ref && !r.ref.many)
+    .map((r) => collectionForName(model, r.p))
+    .filter((c): c is CollectionModel => c !== undefined);
+  return refs.length === 1 ? refs[0] : undefined;
+}
+
+function isKeyParam(param: string, c: CollectionModel, model: StateModel, own: boolean): boolean {
+  const n = snakeOf(param);
+  if (n === c.idParam || (c.keyField !== undefined && c.keyField !== 'id' && n === snakeOf(c.keyField))) return true;
+  if (own && (n === 'id' || n === `${c.entity}_id`)) return true;
+  const ref = idReference(n);
+  return ref !== undefined && !ref.many && collectionForName(model, n) === c && ref.qualified === ref.noun;
+}
+
+/**
+ * Which tool parameter schemas constrain which records: a parameter that names a record of a
+ * collection constrains its keys; a parameter of a tool working on a collection (see
+ * {@link toolCollection}) that has a record field's name constrains that field.
+ */
+export function collectionConstraints(model: StateModel, tools: readonly Pick<ToolSpec, 'name' | 'parameters'>[]): Map<string, CollectionConstraints> {
+  const out = new Map<string, CollectionConstraints>();
+  for (const c of model.collections) out.set(c.name, { key: [], fields: {} });
+  for (const tool of tools) {
+    const own = toolCollection(tool, model);
+    const params = propsOf(tool.parameters);
+    for (const [p, schema] of Object.entries(params)) {
+      for (const c of model.collections) {
+        const entry = out.get(c.name) as CollectionConstraints;
+        if (isKeyParam(p, c, model, c === own)) {
+          entry.key.push(schema);
+          continue;
+        }
+        if (c !== own) continue;
+        const fields = propsOf(c.recordSchema);
+        const field = p in fields ? p : snakeOf(p) in fields ? snakeOf(p) : undefined;
+        if (field === undefined || field === c.keyField) continue;
+        (entry.fields[field] ??= []).push(schema);
+      }
+    }
+  }
+  return out;
 }
 
 function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');
 }
 
-interface RecordContext {
-  entity: string;
-  first: string;
-  last: string;
-  city: [string, string, string];
+function patternOf(schemas: readonly JsonSchema[]): string | undefined {
+  for (const s of schemas) {
+    if (typeof s !== 'object') continue;
+    const n = nonNull(s);
+    if (typeof n.pattern === 'string') return n.pattern;
+  }
+  return undefined;
 }
 
-function isoDate(rng: Rng, fromYear: number, toYear: number): string {
-  return `${rng.int(fromYear, toYear)}-${pad(rng.int(1, 12), 2)}-${pad(rng.int(1, 28), 2)}`;
-}
-
-function stringFor(name: string, ctx: RecordContext, rng: Rng): string {
-  const n = words(name).join('_');
-  if (/(^|_)(first_name|given_name|firstname)$/.test(n)) return title(ctx.first);
-  if (/(^|_)(last_name|surname|family_name|lastname)$/.test(n)) return title(ctx.last);
-  if (/(^|_)email(_address)?$/.test(n)) return `${ctx.first}.${ctx.last}${rng.int(10, 9999)}@example.com`;
-  if (/(^|_)(phone|phone_number|mobile|telephone)$/.test(n)) return `555-${pad(rng.int(100, 999), 3)}-${pad(rng.int(0, 9999), 4)}`;
-  if (/(^|_)(full_name|name|username|user_name|customer_name|passenger_name|contact_name|holder_name|owner_name)$/.test(n)) {
-    if (PERSON_ENTITIES.test(ctx.entity) || /full_name|user_name|username|customer|passenger|contact|holder|owner/.test(n)) {
-      return `${title(ctx.first)} ${title(ctx.last)}`;
-    }
-    return `${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)} ${title(words(ctx.entity).join(' '))}`;
-  }
-  if (/(^|_)(address1|address_line1|street|street_address|line1|address)$/.test(n)) return `${rng.int(1, 999)} ${rng.pick(STREETS)}`;
-  if (/(^|_)(address2|address_line2|line2)$/.test(n)) return rng.bool(0.5) ? `Suite ${rng.int(100, 999)}` : '';
-  if (/(^|_)city(_name)?$/.test(n)) return ctx.city[0];
-  if (/(^|_)(state|province|region)$/.test(n)) return ctx.city[1];
-  if (/(^|_)country$/.test(n)) return 'USA';
-  if (/(^|_)(zip|zip_code|zipcode|postal_code|postcode)$/.test(n)) return `${ctx.city[2]}${pad(rng.int(0, 99), 2)}`;
-  if (/(^|_)(dob|date_of_birth|birth_date|birthday|birthdate)$/.test(n)) return isoDate(rng, 1950, 2004);
-  if (/(_at|_time|timestamp|datetime)$/.test(n)) {
-    return `2024-${pad(rng.int(1, 12), 2)}-${pad(rng.int(1, 28), 2)}T${pad(rng.int(0, 23), 2)}:${pad(rng.int(0, 59), 2)}:00`;
-  }
-  if (/(^|_)(date|day|start|end|deadline|due)(_date)?$|_date$|^date_/.test(n)) return isoDate(rng, 2024, 2024);
-  if (/(^|_)(origin|destination|airport|iata|departure|arrival|from|to)$/.test(n)) return rng.pick(AIRPORTS);
-  if (/(^|_)(url|link|website|homepage)$/.test(n)) return `https://example.com/${words(ctx.entity).join('-')}/${rng.int(1000, 9999)}`;
-  if (/(^|_)currency$/.test(n)) return 'USD';
-  if (/(^|_)(language|lang|locale)$/.test(n)) return 'en';
-  if (/(^|_)colou?r$/.test(n)) return rng.pick(COLORS);
-  if (/(^|_)(description|note|notes|comment|comments|summary|message|content|text|remark|body|bio)$/.test(n)) {
-    const len = rng.int(3, 7);
-    const ws: string[] = [];
-    for (let i = 0; i < len; i++) ws.push(rng.pick(TEXT));
-    return `${title(ws.join(' '))}.`;
-  }
-  if (/(^|_)(title|label|type|category|kind|tag|brand|model|plan)$/.test(n)) return `${rng.pick(ADJECTIVES)} ${title(n.split('_').pop() ?? n)}`;
-  const ref = idReference(n);
-  if (ref) return `${ref.noun || 'id'}_${pad(rng.int(0, 999999), 6)}`;
-  return `${title(words(n).join(' '))} ${rng.int(1, 999)}`;
-}
-
-function numberFor(name: string, integer: boolean, schema: JsonSchemaObject, rng: Rng): number {
-  const n = words(name).join('_');
-  let lo = 0;
-  let hi = integer ? 100 : 1000;
-  let decimals = integer ? 0 : 2;
-  if (/(price|amount|cost|total|balance|fee|fare|salary|payment|refund|charge|due)/.test(n)) [lo, hi] = [5, 500];
-  else if (/(rating|score|stars?)$/.test(n)) [lo, hi, decimals] = [1, 5, integer ? 0 : 1];
-  else if (/^(lat|latitude)$|_lat(itude)?$/.test(n)) [lo, hi, decimals] = [-60, 60, 4];
-  else if (/^(lng|lon|long|longitude)$|_(lng|lon|longitude)$/.test(n)) [lo, hi, decimals] = [-150, 150, 4];
-  else if (/(^|_)age$/.test(n)) [lo, hi, decimals] = [18, 80, 0];
-  else if (/(^|_)year$/.test(n)) [lo, hi, decimals] = [2015, 2025, 0];
-  else if (/(count|quantity|qty|num|number|seats|baggages|nights|guests|people|limit|size)/.test(n)) [lo, hi, decimals] = [0, 10, 0];
-  else if (/(percent|percentage|rate|ratio|discount)/.test(n)) [lo, hi] = [0, 100];
-  if (typeof schema.minimum === 'number') lo = Math.max(lo, schema.minimum);
-  if (typeof schema.maximum === 'number') hi = Math.min(hi, schema.maximum);
-  if (hi < lo) hi = lo;
-  if (integer || decimals === 0) return rng.int(Math.ceil(lo), Math.max(Math.ceil(lo), Math.floor(hi)));
-  const scale = 10 ** decimals;
-  return rng.int(Math.round(lo * scale), Math.round(hi * scale)) / scale;
-}
+type Key = string | number;
 
 class Generator {
-  private readonly ids = new Map<string, string[]>();
+  private readonly keys = new Map<string, Key[]>();
 
   constructor(
     private readonly model: StateModel,
     private readonly rng: Rng,
     private readonly size: number,
+    private readonly constraints: Map<string, CollectionConstraints>,
   ) {}
 
   run(): JsonObject {
     const state: JsonObject = {};
     const cols = [...this.model.collections].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const c of cols) this.ids.set(c.name, this.makeIds(c));
+    for (const c of cols) this.keys.set(c.name, this.makeKeys(c));
     for (const c of cols) {
       const records: JsonObject = {};
-      const ids = this.ids.get(c.name) ?? [];
-      ids.forEach((id, i) => {
-        records[id] = this.record(c, id, this.rng.fork(c.name).fork(i));
+      const keys = this.keys.get(c.name) ?? [];
+      keys.forEach((key, i) => {
+        records[String(key)] = this.record(c, key, this.rng.fork(c.name).fork(i));
       });
       state[c.name] = records;
     }
     for (const key of Object.keys(this.model.values).sort()) {
       const s = this.model.values[key] as JsonSchemaObject;
-      state[key] = mainType(s) === 'boolean' ? false : this.value(key, s, this.context('value', this.rng.fork(`value:${key}`)), this.rng.fork(`value:${key}`), 0);
+      state[key] = mainType(s) === 'boolean' ? false : constrainedValue(key, s, [], { rng: this.rng.fork(`value:${key}`), optional: 'all' });
     }
     return state;
   }
 
-  private makeIds(c: CollectionModel): string[] {
-    const format = c.idFormat ?? defaultIdFormat(c.entity);
+  private keySchemas(c: CollectionModel): JsonSchema[] {
+    const own = c.keyField ? propsOf(c.recordSchema)[c.keyField] : undefined;
+    return [...(own === undefined ? [] : [own]), ...(this.constraints.get(c.name)?.key ?? [])];
+  }
+
+  private makeKeys(c: CollectionModel): Key[] {
     const rng = this.rng.fork(`ids:${c.name}`);
-    const out: string[] = [];
+    const schemas = this.keySchemas(c);
+    const fits = (k: Key): boolean => schemas.every((s) => satisfies(s, k));
+    const draw = this.keyDrawer(c, schemas, rng);
+    const out: Key[] = [];
     const seen = new Set<string>();
-    let attempts = 0;
-    while (out.length < this.size && attempts < this.size * 50) {
-      attempts++;
-      const id = generateId(format, rng);
-      if (seen.has(id)) continue;
-      seen.add(id);
-      out.push(id);
+    for (let attempts = 0; out.length < this.size && attempts < this.size * 50; attempts++) {
+      const k = draw(attempts);
+      if (seen.has(String(k)) || (attempts < this.size * 40 && !fits(k))) continue;
+      seen.add(String(k));
+      out.push(k);
     }
-    for (let i = 0; out.length < this.size; i++) {
-      const id = `${c.entity}_${pad(i, 6)}`;
-      if (!seen.has(id)) out.push(id);
+    for (let i = 1; out.length < this.size; i++) {
+      const k: Key = c.keyType === 'integer' ? i : `${c.entity}_${pad(i, 6)}`;
+      if (!seen.has(String(k))) {
+        seen.add(String(k));
+        out.push(k);
+      }
     }
     return out;
   }
 
-  private context(entity: string, rng: Rng): RecordContext {
-    return { entity, first: rng.pick(FIRST_NAMES), last: rng.pick(LAST_NAMES), city: rng.pick(CITIES) };
-  }
-
-  private record(c: CollectionModel, id: string, rng: Rng): JsonObject {
-    const ctx = this.context(c.entity, rng);
-    const value = this.object(c.recordSchema, ctx, rng, 0, c, []);
-    if (c.keyField) value[c.keyField] = id;
-    return value;
-  }
-
-  private relationAt(c: CollectionModel | undefined, path: readonly string[]): Relation | undefined {
-    if (!c) return undefined;
-    const p = path.join('.').replace(/\.\[\]/g, '[]');
-    return this.model.relations.find((r) => r.from === c.name && (r.path === p || r.path === `${p}[]`));
-  }
-
-  private object(schema: JsonSchemaObject, ctx: RecordContext, rng: Rng, depth: number, c?: CollectionModel, path: string[] = []): JsonObject {
-    const out: JsonObject = {};
-    const props = schema.properties ?? {};
-    const required = new Set(schema.required ?? []);
-    for (const [name, sub] of Object.entries(props)) {
-      // Optional fields the tools add later (`cancel_reason`) start absent.
-      if (!required.has(name)) continue;
-      out[name] = this.field(name, sub, ctx, rng.fork(name), depth + 1, c, [...path, name]);
+  /** How keys of a collection are drawn: integers, natural keys by the field's meaning, a pattern's format, the id format. */
+  private keyDrawer(c: CollectionModel, schemas: readonly JsonSchema[], rng: Rng): (i: number) => Key {
+    const field = c.keyField ?? c.idParam;
+    if (c.keyType === 'integer') {
+      const numeric = schemas.filter((s) => typeof s === 'object' && ['integer', 'number'].includes(mainType(s) ?? ''));
+      const base: JsonSchemaObject = { type: 'integer', minimum: 1, maximum: Math.max(9999, this.size * 10) };
+      return (i) => {
+        const v = constrainedValue(field, base, numeric, { rng: rng.fork(i), entity: c.entity });
+        return typeof v === 'number' && Number.isInteger(v) ? v : i + 1;
+      };
     }
-    if (Object.keys(props).length === 0 && typeof schema.additionalProperties === 'object' && depth < 4) {
-      const n = rng.int(1, 2);
-      for (let i = 0; i < n; i++) out[`${words(ctx.entity).join('_') || 'key'}_${i + 1}`] = this.value('', schema.additionalProperties, ctx, rng.fork(i), depth + 1);
+    const stringSchemas = schemas.filter((s) => typeof s !== 'object' || mainType(s) === undefined || mainType(s) === 'string');
+    if (c.naturalKey) {
+      return (i) => {
+        const v = constrainedValue(field, { type: 'string' }, stringSchemas, { rng: rng.fork(i), entity: c.entity });
+        return typeof v === 'string' ? v : String(v);
+      };
     }
-    return out;
+    const pattern = patternOf(schemas);
+    const fromData = c.idFormat && c.idFormat.from !== 'default' ? c.idFormat : undefined;
+    const probe = createRng('env-synth', 'id-format-probe');
+    const formatFits = (f: IdFormat): boolean => {
+      for (let i = 0; i < 5; i++) if (!stringSchemas.every((s) => satisfies(s, generateId(f, probe)))) return false;
+      return true;
+    };
+    const format =
+      (fromData && formatFits(fromData) ? fromData : undefined) ??
+      (pattern !== undefined ? idFormatFromPattern(pattern) : undefined) ??
+      (c.idFormat && formatFits(c.idFormat) ? c.idFormat : undefined);
+    if (format) return () => generateId(format, rng);
+    const defaults = defaultIdFormat(c.entity);
+    if (pattern === undefined && !stringSchemas.some((s) => typeof s === 'object' && (nonNull(s).format !== undefined || nonNull(s).enum !== undefined))) {
+      return () => generateId(defaults, rng);
+    }
+    // A format (`uuid`, `email`) or an enum of ids: drawn from the schemas.
+    return (i) => {
+      const v = constrainedValue(field, { type: 'string' }, stringSchemas, { rng: rng.fork(i), entity: c.entity });
+      return typeof v === 'string' ? v : String(v);
+    };
   }
 
-  private field(name: string, schema: JsonSchema, ctx: RecordContext, rng: Rng, depth: number, c: CollectionModel | undefined, path: string[]): JsonValue {
-    const rel = this.relationAt(c, path);
-    if (rel) {
-      const targets = this.ids.get(rel.to) ?? [];
-      if (targets.length > 0) {
-        if (rel.many) return rng.sample(targets, Math.min(targets.length, rng.int(1, 3)));
-        return rng.pick(targets);
+  private record(c: CollectionModel, key: Key, rng: Rng): JsonObject {
+    const fixed: JsonObject = {};
+    if (c.keyField) fixed[c.keyField] = key;
+    const constraints = this.constraints.get(c.name)?.fields ?? {};
+    const record = recordFor(c.recordSchema, { rng, entity: c.entity, fixed, constraints });
+    for (const rel of this.model.relations) if (rel.from === c.name) this.link(record, rel, rng.fork(`rel:${rel.path}`));
+    if (c.keyField) record[c.keyField] = key;
+    return record;
+  }
+
+  /** Points a reference field (`user_id`, `orders[]`, `items[].product_id`) at existing records. */
+  private link(record: JsonObject, rel: Relation, rng: Rng): void {
+    const targets = this.keys.get(rel.to) ?? [];
+    if (targets.length === 0) return;
+    const segments = rel.path.split('.');
+    const visit = (obj: JsonObject, i: number, r: Rng): void => {
+      const raw = segments[i] as string;
+      const isList = raw.endsWith('[]');
+      const name = isList ? raw.slice(0, -2) : raw;
+      if (!(name in obj)) return;
+      const cur = obj[name] as JsonValue;
+      if (i === segments.length - 1) {
+        const schema = propsOf(this.recordSchemaAt(rel.from, segments.slice(0, i)))[name];
+        const many = isList || rel.many || Array.isArray(cur);
+        const itemOf = (s: JsonSchema | undefined): JsonSchema | undefined => (many ? (typeof s === 'object' ? nonNull(s).items : undefined) : s);
+        const own = itemOf(schema);
+        const also = i === 0 ? (this.constraints.get(rel.from)?.fields[name] ?? []).map(itemOf).filter((x): x is JsonSchema => x !== undefined) : [];
+        // A key as the target stores it (a number for integer keys), or as text where the record
+        // schema wants text; the form that also passes the tools' parameter schemas first.
+        const typed = (k: Key): JsonValue => {
+          const forms: JsonValue[] = typeof k === 'number' ? [k, String(k)] : [k];
+          const fitsOwn = forms.filter((v) => own === undefined || satisfies(own, v));
+          return fitsOwn.find((v) => also.every((a) => satisfies(a, v))) ?? fitsOwn[0] ?? k;
+        };
+        if (many) obj[name] = r.sample(targets, Math.min(targets.length, r.int(1, 3))).map(typed);
+        else obj[name] = typed(r.pick(targets));
+        return;
       }
-    }
-    return this.value(name, schema, ctx, rng, depth, c, path);
+      if (isList && Array.isArray(cur)) cur.forEach((el, j) => isJsonObject(el) && visit(el, i + 1, r.fork(j)));
+      else if (isJsonObject(cur)) visit(cur, i + 1, r);
+    };
+    visit(record, 0, rng);
   }
 
-  private value(name: string, schema: JsonSchema, ctx: RecordContext, rng: Rng, depth: number, c?: CollectionModel, path: string[] = []): JsonValue {
-    if (typeof schema !== 'object') return null;
-    const s = nonNull(schema);
-    if (s.const !== undefined) return s.const as JsonValue;
-    if (s.enum && s.enum.length > 0) {
-      const choices = s.enum.filter((e) => e !== null);
-      return (choices.length > 0 ? rng.pick(choices) : null) as JsonValue;
+  private recordSchemaAt(collection: string, path: readonly string[]): JsonSchema | undefined {
+    let cur: JsonSchema | undefined = this.model.collections.find((c) => c.name === collection)?.recordSchema;
+    for (const raw of path) {
+      const isList = raw.endsWith('[]');
+      const sub: JsonSchema | undefined = propsOf(cur)[isList ? raw.slice(0, -2) : raw];
+      cur = isList && typeof sub === 'object' ? nonNull(sub).items : sub;
     }
-    const type = mainType(s);
-    switch (type) {
-      case 'string':
-        return stringFor(name, ctx, rng);
-      case 'integer':
-        return numberFor(name, true, s, rng);
-      case 'number':
-        return numberFor(name, false, s, rng);
-      case 'boolean':
-        return rng.bool();
-      case 'array': {
-        if (depth > 4) return [];
-        const items = itemsOf(s);
-        const n = rng.int(1, 3);
-        const out: JsonValue[] = [];
-        for (let i = 0; i < n; i++) out.push(this.value(name.replace(/s$/, ''), items, ctx, rng.fork(i), depth + 1, c, [...path, '[]']));
-        return out;
-      }
-      case 'object':
-        return depth > 4 ? {} : this.object(s, ctx, rng, depth, c, path);
-      default:
-        if (Array.isArray(s.type) && s.type.includes('null')) return null;
-        return stringFor(name, ctx, rng);
-    }
+    return cur;
   }
 }
 
 /**
  * A seeded, schema-valid, referentially consistent state for a state model: `size` records per
- * collection with ids in each collection's format, foreign keys pointing at existing records,
- * enums respected and plausible values by field name (names, emails, addresses, dates, prices).
- * Optional fields start absent. The same model, seed and size give the same state.
+ * collection with keys as the collection says (integers for `keyType: 'integer'`, stored under
+ * `String(n)`; natural keys drawn from the key field's meaning; ids matching the id
+ * parameters' `pattern`, else the collection's id format), foreign keys pointing at existing
+ * records, and realistic values by field meaning (names, emails that match them, phones,
+ * addresses, prices, dates, statuses from enums, short sentences) that satisfy the record
+ * schema and, given `tools`, every parameter schema that reads or writes the field. Optional
+ * fields start absent. The same model, tools, seed and size give the same state.
  */
 export function generateState(model: StateModel, options: GenerateStateOptions): JsonObject {
   const size = options.size ?? 20;
-  return new Generator(model, createRng(options.seed, 'env-synth', 'state'), size).run();
+  const constraints = collectionConstraints(model, options.tools ?? []);
+  return new Generator(model, createRng(options.seed, 'env-synth', 'state'), size, constraints).run();
 }

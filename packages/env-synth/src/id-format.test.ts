@@ -6,6 +6,7 @@ import {
   examplesFromText,
   GENERATE_ID_SOURCE,
   generateId,
+  idFormatFromPattern,
   inferIdFormatFromExamples,
   inferIdFormatFromIds,
   matchesIdFormat,
@@ -81,4 +82,29 @@ describe('generateId', () => {
       expect(genId(format, { rng })).toBe(generateId(format, createRng(seed)));
     },
   );
+});
+
+describe('idFormatFromPattern', () => {
+  it.each([
+    ['^[A-Z]{3}-\\d{4}$', /^[A-Z]{3}-\d{4}$/],
+    ['^#W\\d{7}$', /^#W\d{7}$/],
+    ['^[a-f0-9]{8}$', /^[a-f0-9]{8}$/],
+    ['^(ORD|INV)_\\d+$', /^(ORD|INV)_\d+$/],
+    ['^usr-[a-z0-9]{4,6}(?:-x)?$', /^usr-[a-z0-9]{4,6}(?:-x)?$/],
+    ['^[A-Z]{2}\\d{2}[A-Z0-9]{0,3}$', /^[A-Z]{2}\d{2}[A-Z0-9]{0,3}$/],
+  ])('reads %s into a format whose every id matches it', (pattern, re) => {
+    const format = idFormatFromPattern(pattern);
+    expect(format?.from).toBe('pattern');
+    const rng = createRng(pattern);
+    for (let i = 0; i < 50; i++) expect(generateId(format as IdFormat, rng)).toMatch(re);
+  });
+
+  it('uses only the segments the runtime drivers know (literals, character classes, choices)', () => {
+    const format = idFormatFromPattern('^[A-F]{2}-\\d{3}$') as IdFormat;
+    for (const s of format.segments) expect('lit' in s || 'chars' in s || 'oneOf' in s).toBe(true);
+  });
+
+  it.each(['^(?=a)b$', '^[^a]+$', '^abc$', '(a)\\1'])('gives undefined for %s (lookarounds, negated sets, no varying part, back-references)', (pattern) => {
+    expect(idFormatFromPattern(pattern)).toBeUndefined();
+  });
 });

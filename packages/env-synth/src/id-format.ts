@@ -1,4 +1,9 @@
 import type { Rng } from '@autoforge/core';
+import * as randexpModule from 'randexp';
+
+// randexp (CommonJS) parses patterns with `ret`; its parse is read from the instance's tokens.
+const RandExpForTokens = ((randexpModule as unknown as { default?: new (re: RegExp) => object }).default ??
+  (randexpModule as unknown as new (re: RegExp) => object)) as new (re: RegExp) => object;
 
 /** A character class of a variable id segment. */
 export type IdCharClass = 'digit' | 'upper' | 'lower' | 'upper-digit' | 'lower-digit' | 'alnum';
@@ -18,7 +23,7 @@ export type IdSegment =
 export interface IdFormat {
   segments: IdSegment[];
   /** Where the format came from. */
-  from: 'examples' | 'data' | 'default';
+  from: 'examples' | 'data' | 'default' | 'pattern';
 }
 
 type Run = { kind: 'digit' | 'upper' | 'lower' | 'other'; text: string };
@@ -230,4 +235,133 @@ export function matchesIdFormat(id: string, format: IdFormat): boolean {
     else re += `[${CLASS_CHARS[s.chars].replace(/-/g, '')}]{${s.min},${s.max}}`;
   }
   return new RegExp(`${re}$`).test(id);
+}
+
+// randexp's parse of a regular expression (the `ret` tokenizer's token shapes).
+interface ReToken {
+  type: number;
+  value?: number | string | ReToken;
+  stack?: ReToken[];
+  options?: ReToken[][];
+  set?: ReToken[];
+  not?: boolean;
+  from?: number;
+  to?: number;
+  min?: number;
+  max?: number;
+}
+const T = { ROOT: 0, GROUP: 1, POSITION: 2, SET: 3, RANGE: 4, REPETITION: 5, REFERENCE: 6, CHAR: 7 } as const;
+const MAX_SET_CHARS = 128;
+
+function setChars(token: ReToken): string | undefined {
+  if (token.type === T.CHAR && typeof token.value === 'number') return String.fromCharCode(token.value);
+  if (token.type === T.RANGE && typeof token.from === 'number' && typeof token.to === 'number') {
+    if (token.to - token.from > MAX_SET_CHARS) return undefined;
+    let out = '';
+    for (let c = token.from; c <= token.to; c++) out += String.fromCharCode(c);
+    return out;
+  }
+  if (token.type === T.SET && !token.not && token.set) {
+    let out = '';
+    for (const t of token.set) {
+      const chars = setChars(t);
+      if (chars === undefined) return undefined;
+      out += chars;
+    }
+    return [...new Set(out)].sort().join('');
+  }
+  return undefined;
+}
+
+function literalOf(tokens: readonly ReToken[]): string | undefined {
+  let out = '';
+  for (const t of tokens) {
+    if (t.type !== T.CHAR || typeof t.value !== 'number') return undefined;
+    out += String.fromCharCode(t.value);
+  }
+  return out;
+}
+
+const SORTED_CLASSES = Object.entries(CLASS_CHARS).map(([k, v]) => [k as IdCharClass, [...v].sort().join('')] as const);
+
+function runSegments(chars: string, min: number, max: number): IdSegment[] | undefined {
+  const cls = SORTED_CLASSES.find(([, v]) => v === chars)?.[0];
+  // Unbounded runs (`\d+`) get ids of a readable length.
+  const hi = Number.isFinite(max) ? max : Math.max(min, Math.min(min + 5, 8));
+  const lo = min === 0 && !Number.isFinite(max) ? Math.min(1, hi) : min;
+  if (cls) return hi === 0 ? [] : [{ chars: cls, min: lo, max: hi }];
+  if (chars.length === 1) return lo > 0 ? [{ lit: chars.repeat(lo) }] : [];
+  // Other sets (`[A-F0-9]`): one choice per position, at the shortest length the pattern allows.
+  const n = lo > 0 ? lo : Math.min(hi, 1);
+  if (n > 32) return undefined;
+  return Array.from({ length: n }, () => ({ oneOf: [...chars] }));
+}
+
+function segmentsOf(tokens: readonly ReToken[], depth: number): IdSegment[] | undefined {
+  if (depth > 4) return undefined;
+  const out: IdSegment[] = [];
+  for (const t of tokens) {
+    if (t.type === T.POSITION) {
+      if (t.value === '^' || t.value === '$') continue;
+      return undefined;
+    }
+    if (t.type === T.CHAR && typeof t.value === 'number') out.push({ lit: String.fromCharCode(t.value) });
+    else if (t.type === T.SET) {
+      const chars = setChars(t);
+      const segs = chars === undefined ? undefined : runSegments(chars, 1, 1);
+      if (!segs) return undefined;
+      out.push(...segs);
+    } else if (t.type === T.GROUP) {
+      const segs = groupSegments(t, depth);
+      if (!segs) return undefined;
+      out.push(...segs);
+    } else if (t.type === T.REPETITION && typeof t.value === 'object') {
+      const min = t.min ?? 0;
+      const max = t.max ?? Infinity;
+      const inner = t.value;
+      const chars = inner.type === T.GROUP ? undefined : setChars(inner);
+      if (chars !== undefined) {
+        const segs = runSegments(chars, min, max);
+        if (!segs) return undefined;
+        out.push(...segs);
+      } else if (inner.type === T.GROUP) {
+        // A repeated group: its minimum count of copies (an optional group is left out).
+        const segs = groupSegments(inner, depth);
+        if (!segs || min > 8) return undefined;
+        for (let i = 0; i < min; i++) out.push(...segs.map((s) => ('oneOf' in s ? { oneOf: [...s.oneOf] } : { ...s })));
+      } else return undefined;
+    } else return undefined;
+  }
+  return out;
+}
+
+function groupSegments(t: ReToken, depth: number): IdSegment[] | undefined {
+  if (t.stack) return segmentsOf(t.stack, depth + 1);
+  if (t.options) {
+    const literals = t.options.map(literalOf);
+    if (literals.every((l): l is string => l !== undefined)) return [{ oneOf: literals }];
+    return segmentsOf(t.options[0] ?? [], depth + 1);
+  }
+  return undefined;
+}
+
+/**
+ * The id format a `pattern` describes (`^[A-Z]{3}-\d{4}$` → three upper-case letters, `-`,
+ * four digits), for patterns built from literals, character classes and sets, bounded or
+ * unbounded repetitions and groups of literal alternatives. Every id the format generates
+ * matches the pattern. Undefined for patterns it cannot read (lookarounds, back-references,
+ * negated sets), and for patterns without a varying part.
+ */
+export function idFormatFromPattern(pattern: string): IdFormat | undefined {
+  let tokens: ReToken | undefined;
+  try {
+    tokens = (new RandExpForTokens(new RegExp(pattern)) as unknown as { tokens: ReToken }).tokens;
+  } catch {
+    return undefined;
+  }
+  if (!tokens) return undefined;
+  const root = tokens.options ? groupSegments(tokens, 0) : segmentsOf(tokens.stack ?? [], 0);
+  if (!root || !root.some(isVariable)) return undefined;
+  const format: IdFormat = { segments: compact(root), from: 'pattern' };
+  return format;
 }

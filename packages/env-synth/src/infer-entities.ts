@@ -6,7 +6,12 @@ import { idReference, pluralize, singularize, STOP_WORDS, words } from './naming
 import { enumOf, inlineLocalRefs, mainType, nonNull, structuralSchema } from './schema-utils.js';
 import type { CollectionModel, Relation, StateModel } from './state-model.js';
 
-const NOT_FIELDS = /^(limit|offset|page|page_size|per_page|max_results|top_k|top_n|sort|sort_by|order_by|direction|cursor|verbose|format|keywords?|key_words?|query|q|search|search_term|text|term|terms|reason|confirm|confirmation|password)$/;
+// Request-only parameters (pagination, sort, filters, search text, projections) are never record fields.
+const NOT_FIELDS =
+  /^(limit|offset|page|page_size|per_page|max_results|top_k|top_n|sort|sort_by|order_by|order|direction|cursor|after|before|since|until|fields|verbose|format|keywords?|key_words?|query|q|search|search_term|text|term|terms|reason|confirm|confirmation|password)$/;
+const LIST_FILTERS = /^(state|status)$/;
+/** Parameter names that are natural keys of records when a get/update/delete tool identifies a record by them. */
+const NATURAL_KEYS = /^(username|user_name|login|isbn|sku|card_number|email|slug|path|name)$/;
 const RANGE = /^(min|max|from|to|start|end)_|_(min|max|from|to|start|end)$/;
 const VAGUE_NOUNS = new Set(['nearby', 'all', 'current', 'latest', 'earliest', 'available', 'info', 'status', 'result', 'results', 'detail', 'item']);
 const PENDING_VERBS = new Set(['pay', 'confirm', 'approve', 'ship', 'deliver', 'complete', 'accept', 'reject', 'dispatch']);
@@ -14,6 +19,10 @@ const PENDING_VERBS = new Set(['pay', 'confirm', 'approve', 'ship', 'deliver', '
 interface Draft {
   entity: string;
   keyParam?: string;
+  /** The key parameter is typed integer (`ticket: 64` for a `…_id` parameter). */
+  keyInteger?: boolean;
+  /** The key is a natural key (`username`), not a synthetic id. */
+  natural?: boolean;
   examples: string[];
   fields: Map<string, JsonSchema>;
   required: Set<string>;
@@ -56,9 +65,9 @@ function toolEntity(a: ToolAnalysis, known: ReadonlySet<string>): string | undef
   return undefined;
 }
 
-function addField(d: Draft, p: ParamInfo, required: boolean): void {
+function addField(d: Draft, p: ParamInfo, required: boolean, list = false): void {
   const name = words(p.name).join('_');
-  if (NOT_FIELDS.test(name) || RANGE.test(name) || name === d.keyParam) return;
+  if (NOT_FIELDS.test(name) || RANGE.test(name) || name === d.keyParam || (list && LIST_FILTERS.test(name))) return;
   if (!d.fields.has(name)) d.fields.set(name, fieldSchema(p.schema));
   if (required) d.required.add(name);
 }
@@ -76,6 +85,21 @@ function fieldSchema(schema: JsonSchemaObject): JsonSchema {
   return out;
 }
 
+/** An id parameter typed as a number names records by whole numbers (an `…_number` parameter of type number). */
+function wholeNumber(schema: JsonSchemaObject): boolean {
+  const t = mainType(schema);
+  return t === 'integer' || t === 'number';
+}
+
+/** The parameter that names one record by a natural key: required, alone or described "by <name>". */
+function naturalKeyParam(a: ToolAnalysis): ParamInfo | undefined {
+  const keys = a.params.filter((p) => NATURAL_KEYS.test(words(p.name).join('_')) && mainType(p.schema) === 'string');
+  const byDesc = keys.find((p) => new RegExp(`\\bby (its |their |the )?${words(p.name).join('[ _]?')}\\b`, 'i').test(a.tool.description));
+  if (byDesc) return byDesc;
+  const required = keys.filter((p) => p.required);
+  return required.length === 1 && (a.byWords.length === 0 || a.byWords.some((w) => words(required[0]?.name ?? '').includes(w))) ? required[0] : undefined;
+}
+
 /**
  * Infers the collections of a tool set that comes without data: one per entity named by an
  * id-like parameter (`order_id`) or by the object noun of a create/list/find tool, with the
@@ -91,9 +115,26 @@ export function inferEntities(analyses: readonly ToolAnalysis[]): StateModel {
       const d = draftFor(drafts, ref.noun);
       if (!ref.many && ref.qualified === ref.noun) {
         const name = words(p.name).join('_');
-        if (!d.keyParam || (ref.suffix === 'id' && !d.keyParam.endsWith('_id'))) d.keyParam = name;
+        if (!d.keyParam || (ref.suffix === 'id' && !d.keyParam.endsWith('_id'))) {
+          d.keyParam = name;
+          d.keyInteger = wholeNumber(p.schema);
+        } else if (d.keyParam === name && wholeNumber(p.schema)) d.keyInteger = true;
         d.examples.push(...p.examples);
       }
+    }
+  }
+  // Natural keys: a get/update/delete tool that identifies one record by `username`, `isbn`, … .
+  for (const a of analyses) {
+    if (a.verbClass !== 'lookup' && a.verbClass !== 'update' && a.verbClass !== 'delete' && a.verbClass !== 'transition' && a.verbClass !== 'find') continue;
+    if (a.pluralNoun || a.params.some((p) => p.ref && !p.ref.many && p.ref.noun)) continue;
+    const key = naturalKeyParam(a);
+    const last = a.nounWords[a.nounWords.length - 1];
+    if (!key || !last || STOP_WORDS.has(last) || VAGUE_NOUNS.has(last)) continue;
+    const d = draftFor(drafts, singularize(last));
+    if (d.keyParam === undefined || d.natural) {
+      d.keyParam = words(key.name).join('_');
+      d.natural = true;
+      d.keyInteger = false;
     }
   }
   for (const a of analyses) {
@@ -116,9 +157,19 @@ export function inferEntities(analyses: readonly ToolAnalysis[]): StateModel {
     if (!entity) continue;
     const d = draftFor(drafts, entity);
     switch (a.verbClass) {
-      case 'create':
-        for (const p of a.params) addField(d, p, p.required);
+      case 'create': {
+        // A batch create (`entities: [{name, …}]`): the elements' fields are the record's.
+        const arrays = a.params.filter((p) => p.required && mainType(p.schema) === 'array');
+        const items = arrays.length === 1 && arrays[0] ? nonNull(typeof arrays[0].schema.items === 'object' ? arrays[0].schema.items : {}) : undefined;
+        if (items && mainType(items) === 'object' && Object.keys(items.properties ?? {}).length > 0) {
+          const req = new Set(items.required ?? []);
+          for (const [name, schema] of Object.entries(items.properties ?? {})) {
+            addField(d, { name, schema: nonNull(schema), required: req.has(name), examples: [], description: '' }, req.has(name));
+          }
+          for (const p of a.params) if (p !== arrays[0]) addField(d, p, p.required);
+        } else for (const p of a.params) addField(d, p, p.required);
         break;
+      }
       case 'update':
       case 'find':
       case 'list':
@@ -126,7 +177,7 @@ export function inferEntities(analyses: readonly ToolAnalysis[]): StateModel {
         for (const p of a.params) {
           const ref = p.ref ?? idReference(p.name);
           if (ref && ref.noun === entity && !ref.many) continue;
-          addField(d, p, false);
+          addField(d, p, false, a.verbClass === 'list' || a.pluralNoun);
         }
         break;
       case 'transition':
@@ -154,7 +205,7 @@ export function inferEntities(analyses: readonly ToolAnalysis[]): StateModel {
   for (const d of drafts.values()) byEntity.set(d.entity, pluralize(d.entity));
   for (const d of [...drafts.values()].sort((x, y) => (x.entity < y.entity ? -1 : x.entity > y.entity ? 1 : 0))) {
     const keyField = d.keyParam ?? `${d.entity}_id`;
-    const properties: Record<string, JsonSchema> = { [keyField]: { type: 'string' } };
+    const properties: Record<string, JsonSchema> = { [keyField]: { type: d.keyInteger ? 'integer' : 'string' } };
     const required = [keyField];
     for (const [name, schema] of d.fields) {
       if (name === keyField) continue;
@@ -173,16 +224,19 @@ export function inferEntities(analyses: readonly ToolAnalysis[]): StateModel {
       if (!required.includes('status')) required.push('status');
     }
     const format = inferIdFormatFromExamples(d.examples) ?? defaultIdFormat(d.entity);
-    collections.push({
+    const collection: CollectionModel = {
       name: pluralize(d.entity),
       entity: d.entity,
       keyField,
       idParam: keyField,
-      idFormat: format,
       recordSchema: { type: 'object', properties, required, additionalProperties: false },
       nested: [],
       origin: 'tools',
-    });
+    };
+    if (d.keyInteger) collection.keyType = 'integer';
+    else collection.idFormat = format;
+    if (d.natural) collection.naturalKey = true;
+    collections.push(collection);
   }
   const relations: Relation[] = [];
   for (const c of collections) {

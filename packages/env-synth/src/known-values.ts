@@ -10,7 +10,8 @@ const RECORDS_PER_COLLECTION = 200;
  * Values that occur in a state, by field name (record ids under the collection's id parameter,
  * `order_id`), so that generated arguments name existing records and reach a tool's happy path.
  * The lookup tries the name, its singular id form (`item_ids` → `item_id`) and the referenced
- * noun's id without qualifiers (`new_item_ids` → `item_id`). Deterministic: state order.
+ * noun's id without qualifiers (`new_item_ids` → `item_id`). Keys of integer-keyed collections are
+ * numbers. Deterministic: state order.
  */
 export function knownValues(state: JsonObject, model: StateModel): (name: string) => readonly JsonValue[] | undefined {
   const index = new Map<string, JsonValue[]>();
@@ -35,9 +36,11 @@ export function knownValues(state: JsonObject, model: StateModel): (name: string
     if (!isJsonObject(records)) continue;
     const ids = Object.keys(records).slice(0, RECORDS_PER_COLLECTION);
     for (const id of ids) {
-      add(c.idParam, id);
-      add(`${c.entity}_id`, id);
-      if (c.keyField) add(c.keyField, id);
+      // Integer keys (`petId: 64`) are stored under `"64"` but passed as numbers.
+      const key: JsonValue = c.keyType === 'integer' && /^-?\d+$/.test(id) ? Number(id) : id;
+      add(c.idParam, key);
+      add(`${c.entity}_id`, key);
+      if (c.keyField) add(c.keyField, key);
     }
     for (const id of ids) walk(records[id] as JsonValue, 0);
   }

@@ -1,6 +1,7 @@
 // Word-level helpers for names of tools, parameters, fields and collections; the inflection
 // rules themselves live in core.
-import { pluralize, singularize, splitWords } from '@autoforge/core';
+import type { IdReference } from '@autoforge/core';
+import { idReference, pluralize, singularize, splitWords } from '@autoforge/core';
 
 /** Splits a name into lower-case words (core's `splitWords`). */
 export const words = splitWords;
@@ -17,91 +18,9 @@ export function sameNoun(a: string, b: string): boolean {
   return singularize(a) === singularize(b);
 }
 
-const ID_SUFFIXES = ['_ids', '_id', '_numbers', '_number', '_codes', '_code', '_keys', '_key', '_uuids', '_uuid'];
-
-/** How a parameter or field name refers to records: the noun and whether it is a list. */
-export interface IdReference {
-  /** The referenced noun, singular (`order` for `order_id`, `item` for `new_item_ids`). */
-  noun: string;
-  /** The noun with its qualifiers (`new_item` for `new_item_ids`). */
-  qualified: string;
-  /** The list form (`item_ids`). */
-  many: boolean;
-  /** The suffix that marked it (`id`, `number`, `code`, …). */
-  suffix: string;
-}
-
-/**
- * Reads an id-like name: `order_id`, `item_ids`, `orderId`, `flight_number`, `id`.
- * Returns undefined for names that do not look like references.
- */
-export function idReference(name: string): IdReference | undefined {
-  const w = words(name);
-  const snakeName = snake(w);
-  if (snakeName === 'id' || snakeName === 'ids') return { noun: '', qualified: '', many: snakeName === 'ids', suffix: 'id' };
-  for (const suffix of ID_SUFFIXES) {
-    if (snakeName.endsWith(suffix) && snakeName.length > suffix.length) {
-      const qualified = snakeName.slice(0, -suffix.length);
-      const qWords = qualified.split('_');
-      // `new_item_ids` names items; `payment_method_id` names payment methods.
-      let start = 0;
-      while (start < qWords.length - 1 && QUALIFIERS.has(qWords[start] as string)) start++;
-      const noun = qWords.slice(start).join('_');
-      const last = qWords[qWords.length - 1] ?? noun;
-      const many = suffix.endsWith('s');
-      const base = suffix.replace(/^_/, '').replace(/s$/, '');
-      // `phone_number`, `zip_code`, `last_four`… are values, not references.
-      if ((base === 'number' || base === 'code') && VALUE_NOUNS.has(last)) return undefined;
-      return { noun: singularize(noun), qualified: singularize(qualified), many, suffix: base };
-    }
-  }
-  return undefined;
-}
-
-const QUALIFIERS = new Set([
-  'new',
-  'old',
-  'from',
-  'to',
-  'source',
-  'target',
-  'original',
-  'replacement',
-  'current',
-  'previous',
-  'parent',
-  'primary',
-  'secondary',
-  'other',
-  'selected',
-  'default',
-]);
-
-const VALUE_NOUNS = new Set([
-  'phone',
-  'zip',
-  'postal',
-  'post',
-  'area',
-  'country',
-  'currency',
-  'language',
-  'promo',
-  'discount',
-  'coupon',
-  'verification',
-  'security',
-  'card',
-  'account',
-  'house',
-  'street',
-  'room',
-  'seat',
-  'passport',
-  'tax',
-  'serial',
-  'routing',
-]);
+// What refers to a record is core's one rule (`idReference`), shared with the dependency graph.
+export type { IdReference };
+export { idReference };
 
 /** Words that say nothing about what a tool works on. */
 export const STOP_WORDS = new Set([

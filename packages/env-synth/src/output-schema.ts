@@ -3,29 +3,11 @@ import type { ToolPlan } from './plan.js';
 import { nonNull, schemaAt, stripAnnotations } from './schema-utils.js';
 import type { StateModel } from './state-model.js';
 
-const FALLBACK_OUTPUT: JsonSchemaObject = {
-  type: 'object',
-  properties: {
-    tool: { type: 'string' },
-    supported: { const: false },
-    note: { type: 'string' },
-    matches: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { collection: { type: 'string' }, id: { type: 'string' }, record: { type: 'object' } },
-        required: ['collection', 'id', 'record'],
-      },
-    },
-  },
-  required: ['tool', 'supported', 'note', 'matches'],
-};
-
 /**
  * The output schema of a compiled tool: the record schema for lookups and writes, an array of
  * (projected) records for lists, a string for find-id tools, a number for arithmetic, a string
- * for acknowledgments, and a `{ tool, supported: false, note, matches }` object for unclassified
- * tools.
+ * for acknowledgments, the alternatives of a method switch, a list of results for batches, and
+ * any object for unclassified tools (stand-ins: they never answer).
  */
 export function outputSchemaFor(plan: ToolPlan, model: StateModel): JsonSchema {
   const record = (name: string): JsonSchemaObject => {
@@ -77,7 +59,17 @@ export function outputSchemaFor(plan: ToolPlan, model: StateModel): JsonSchema {
       return { type: 'number' };
     case 'noop':
       return { type: 'string' };
+    case 'switch': {
+      const alts: JsonSchema[] = [];
+      for (const c of Object.values(plan.cases)) {
+        const out = outputSchemaFor(c, model);
+        if (!alts.some((x) => JSON.stringify(x) === JSON.stringify(out))) alts.push(out);
+      }
+      return alts.length === 1 ? (alts[0] as JsonSchema) : { anyOf: alts };
+    }
+    case 'batch':
+      return { type: 'array', items: outputSchemaFor(plan.each, model) };
     case 'unclassified':
-      return FALLBACK_OUTPUT;
+      return { type: 'object' };
   }
 }

@@ -1,53 +1,13 @@
 import type { JsonSchema, JsonSchemaObject, JsonSchemaTypeName, JsonValue } from '@autoforge/core';
-import { isJsonObject } from '@autoforge/core';
+import { derefLocal, isJsonObject } from '@autoforge/core';
 
 /**
- * A copy of `schema` with local `$ref`s (`#/$defs/X`, `#/definitions/X`) inlined, looked up in
- * `root`; recursive references stop at depth 8 and become `{}`.
+ * A copy of `schema` with local `$ref`s inlined, looked up in `root`: core's one resolver
+ * (`derefLocal`), with recursion cut to `{}` so the copy holds no ref and can be embedded
+ * (the parser already hands over dereferenced tool schemas; this is for schemas built later).
  */
 export function inlineRefs(schema: JsonSchema, root: JsonSchemaObject = typeof schema === 'object' ? schema : {}): JsonSchema {
-  return inline(schema, root, 0);
-}
-
-function inline(schema: JsonSchema, root: JsonSchemaObject, depth: number): JsonSchema {
-  if (typeof schema !== 'object' || schema === null) return schema;
-  if (depth > 8) return {};
-  if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#/')) {
-    const target = resolvePointer(root, schema.$ref.slice(2));
-    const { $ref: _ref, ...rest } = schema;
-    if (target !== undefined) {
-      const resolved = inline(target, root, depth + 1);
-      return typeof resolved === 'object' ? { ...resolved, ...inlineObject(rest, root, depth) } : resolved;
-    }
-  }
-  return inlineObject(schema, root, depth);
-}
-
-function inlineObject(schema: JsonSchemaObject, root: JsonSchemaObject, depth: number): JsonSchemaObject {
-  const out: JsonSchemaObject = {};
-  for (const [k, v] of Object.entries(schema)) {
-    if (k === '$defs' || k === 'definitions') continue;
-    if (k === 'properties' && isJsonObject(v as JsonValue)) {
-      const props: Record<string, JsonSchema> = {};
-      for (const [pk, pv] of Object.entries(v as Record<string, JsonSchema>)) props[pk] = inline(pv, root, depth + 1);
-      out[k] = props;
-    } else if ((k === 'items' || k === 'additionalProperties' || k === 'not') && typeof v === 'object' && v !== null && !Array.isArray(v)) {
-      out[k] = inline(v as JsonSchema, root, depth + 1);
-    } else if ((k === 'anyOf' || k === 'oneOf' || k === 'allOf' || k === 'prefixItems') && Array.isArray(v)) {
-      out[k] = (v as JsonSchema[]).map((s) => inline(s, root, depth + 1));
-    } else out[k] = v;
-  }
-  return out;
-}
-
-function resolvePointer(root: JsonSchemaObject, pointer: string): JsonSchema | undefined {
-  let cur: unknown = root;
-  for (const raw of pointer.split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (typeof cur !== 'object' || cur === null) return undefined;
-    cur = (cur as Record<string, unknown>)[key];
-  }
-  return typeof cur === 'object' || typeof cur === 'boolean' ? (cur as JsonSchema) : undefined;
+  return derefLocal(schema, { root, recursive: 'any' });
 }
 
 /**
@@ -210,30 +170,9 @@ export function structuralSchema(schema: JsonSchema): JsonSchema {
 }
 
 /**
- * A schema with its local `$ref`s (`#/$defs/X`, `#/definitions/X`, resolved against `root`)
- * inlined down to `depth` levels; deeper or recursive references become `{}`. OpenAPI
- * responses arrive from the parser as `{ $ref, $defs }`, and the entity inference reads
- * properties, not references.
+ * A schema with its local `$ref`s inlined against `root` (core's `derefLocal`, recursion cut to
+ * `{}`): the entity inference reads properties, not references.
  */
-export function inlineLocalRefs(schema: JsonSchema, root: JsonSchema = schema, depth = 6, seen: readonly string[] = []): JsonSchema {
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const defsOf = (r: JsonSchema): Record<string, JsonSchema> =>
-    typeof r === 'object' && r !== null ? { ...((r as { definitions?: Record<string, JsonSchema> }).definitions ?? {}), ...(r.$defs ?? {}) } : {};
-  if (typeof schema.$ref === 'string') {
-    const m = /^#\/(?:\$defs|definitions)\/(.+)$/.exec(schema.$ref);
-    const name = m ? decodeURIComponent((m[1] as string).replace(/~1/g, '/').replace(/~0/g, '~')) : undefined;
-    const target = name === undefined ? undefined : defsOf(root)[name];
-    if (target === undefined || depth <= 0 || seen.includes(schema.$ref)) return {};
-    const { $ref: _ref, $defs: _defs, ...rest } = schema;
-    return inlineLocalRefs({ ...(target as JsonSchemaObject), ...rest }, root, depth - 1, [...seen, schema.$ref]);
-  }
-  const out: JsonSchemaObject = { ...schema };
-  delete out.$defs;
-  if (out.properties) out.properties = Object.fromEntries(Object.entries(out.properties).map(([k, v]) => [k, inlineLocalRefs(v, root, depth - 1, seen)]));
-  if (typeof out.items === 'object' && out.items !== null && !Array.isArray(out.items)) out.items = inlineLocalRefs(out.items, root, depth - 1, seen);
-  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
-    const alts = out[key];
-    if (Array.isArray(alts)) out[key] = alts.map((a) => inlineLocalRefs(a, root, depth - 1, seen));
-  }
-  return out;
+export function inlineLocalRefs(schema: JsonSchema, root: JsonSchema = schema): JsonSchema {
+  return derefLocal(schema, { root, recursive: 'any' });
 }

@@ -89,17 +89,16 @@ describe('tau-bench, tau2-bench and VitaBench tool files', () => {
     expect(t.extensions).toBeUndefined();
   });
 
-  it('tau2 airline book_reservation keeps $defs and its refs resolve', async () => {
+  it('tau2 airline book_reservation comes out dereferenced: $defs inlined where they were referenced', async () => {
     const doc = await load('tau2-bench/airline/tools.json');
     const t = tool(doc, 'book_reservation');
-    const ref = getAtPointer(t.parameters, '/properties/flights/items/anyOf/0/$ref');
-    expect(ref).toBe('#/$defs/FlightInfo');
-    expect(getAtPointer(t.parameters, ref as string)).toMatchObject({
+    expect(getAtPointer(t.parameters, '/properties/flights/items/anyOf/0')).toMatchObject({
       title: 'FlightInfo',
       type: 'object',
       required: ['flight_number', 'date'],
     });
-    expect(Object.keys(t.parameters.$defs ?? {})).toEqual(['FlightInfo', 'Passenger', 'Payment']);
+    expect(t.parameters.$defs).toBeUndefined();
+    expect(JSON.stringify(t.parameters)).not.toContain('$ref');
     const validate = createAjv().compile(t.parameters);
     const call = {
       user_id: 'sara_doe_496',
@@ -116,15 +115,25 @@ describe('tau-bench, tau2-bench and VitaBench tool files', () => {
     };
     expect(validate(call)).toBe(true);
     expect(validate({ ...call, total_baggages: 'one' })).toBe(false);
-    expect(t.hints).toEqual({ readOnly: false });
+    expect(t.hints).toEqual({ readOnly: false, toolType: 'write' });
     expect(t.extensions).toEqual({ 'x-tau2-tool-type': 'WRITE' });
   });
 
-  it('tau2 tool types become hints: READ → readOnly, WRITE → not readOnly, GENERIC → none', async () => {
+  it.each(TOOL_FILES)('%s: every schema comes out without $ref, and every tool type is a hint', async (relative) => {
+    const doc = await load(relative);
+    for (const t of doc.tools) {
+      expect(JSON.stringify(t.parameters), t.name).not.toContain('"$ref"');
+      expect(JSON.stringify(t.outputSchema ?? {}), t.name).not.toContain('"$ref"');
+      const type = t.extensions?.['x-tau2-tool-type'] ?? t.extensions?.['x-vita-tool-type'];
+      if (typeof type === 'string') expect(t.hints?.toolType, t.name).toBe(type.toLowerCase());
+    }
+  });
+
+  it('tau2 tool types become hints: READ and GENERIC → readOnly, WRITE → not readOnly, with the type', async () => {
     const doc = await load('tau2-bench/retail/tools.json');
-    expect(tool(doc, 'get_order_details').hints).toEqual({ readOnly: true });
-    expect(tool(doc, 'cancel_pending_order').hints).toEqual({ readOnly: false });
-    expect(tool(doc, 'calculate').hints).toBeUndefined();
+    expect(tool(doc, 'get_order_details').hints).toEqual({ readOnly: true, toolType: 'read' });
+    expect(tool(doc, 'cancel_pending_order').hints).toEqual({ readOnly: false, toolType: 'write' });
+    expect(tool(doc, 'calculate').hints).toEqual({ readOnly: true, toolType: 'generic' });
     expect(tool(doc, 'calculate').extensions).toEqual({ 'x-tau2-tool-type': 'GENERIC' });
   });
 
@@ -145,7 +154,7 @@ describe('tau-bench, tau2-bench and VitaBench tool files', () => {
       ],
       postconditions: ['Return order information, ask user to confirm payment'],
     });
-    expect(t.hints).toEqual({ readOnly: false });
+    expect(t.hints).toEqual({ readOnly: false, toolType: 'write' });
     expect(t.extensions).toEqual({
       'x-vita-tool-type': 'WRITE',
       'x-vita-arg-doc-mismatch': ['food_cnts', 'food_ids', 'product_cnts', 'product_ids'],

@@ -35,7 +35,7 @@ describe('parseToolDoc: OpenAI tools', () => {
       name: 'a',
       description: 'a things',
       parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-      hints: { readOnly: true },
+      hints: { readOnly: true, toolType: 'read' },
       extensions: { 'x-tau2-tool-type': 'READ' },
       source: { format: 'openai-chat', pointer: '/0' },
     });
@@ -84,14 +84,14 @@ describe('parseToolDoc: MCP tools/list', () => {
     ],
   };
 
-  it('reads inputSchema, outputSchema, annotations as hints and the title; drafts become 2020-12', () => {
+  it('reads inputSchema, outputSchema, annotations as hints and the title; drafts become 2020-12; unused definitions go', () => {
     const doc = value(parseToolDoc(list));
     expect(doc.format).toBe('mcp');
     expect(doc.tools[0]).toEqual({
       name: 'get_weather',
       title: 'Weather',
       description: 'Current weather',
-      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], $defs: { Unit: { enum: ['C', 'F'] } } },
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
       outputSchema: { type: 'object', properties: { temperature: { type: 'number' } } },
       hints: { readOnly: true, openWorld: true, idempotent: true, destructive: false },
       extensions: { 'x-mcp-meta': { owner: 'me' } },

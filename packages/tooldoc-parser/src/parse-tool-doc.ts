@@ -11,6 +11,7 @@ import { readBfcl } from './read-bfcl.js';
 import { readMcp } from './read-mcp.js';
 import { readOpenAI } from './read-openai.js';
 import { readOpenApi } from './read-openapi.js';
+import { dereferenceTool } from './tool-builder.js';
 import type { ReadContext, ReadOutput } from './reader.js';
 import type { Locator, ParsedText } from './source-text.js';
 import { parseText } from './source-text.js';
@@ -182,6 +183,7 @@ function convert(input: unknown, s: Settings, issues: IssueList, state: { locate
   let read = READERS[format](value, ctx);
   if (s.sample !== undefined && !read.sampleApplied) read = selectSample(read, s.sample, issues);
   checkDuplicates(read.tools, issues, ctx.describe);
+  for (const tool of read.tools) dereferenceTool(tool);
   if (read.tools.length === 0 && issues.errorCount === 0) issues.add('E_NO_TOOLS', '', 'the document defines no tools');
   const doc: ToolDoc = { format, tools: read.tools };
   if (read.info) doc.info = read.info;

@@ -4,7 +4,7 @@ import { cloneJson, describeType, isObject, own } from './json-value.js';
 import type { ReadContext, ReadOutput } from './reader.js';
 import { buildTool, collectExtensions } from './tool-builder.js';
 
-const HINTS: [string, keyof ToolHints][] = [
+const HINTS: [string, 'readOnly' | 'destructive' | 'idempotent' | 'openWorld'][] = [
   ['readOnlyHint', 'readOnly'],
   ['destructiveHint', 'destructive'],
   ['idempotentHint', 'idempotent'],

@@ -63,10 +63,10 @@ describe('parseToolDoc on OpenAPI 3.0 (petstore YAML fixture)', () => {
     });
     expect(t.title).toBe('List pets');
     expect(t.description).toBe('Lists the pets, optionally filtered by tag.');
-    expect(t.hints).toEqual({ readOnly: true, idempotent: true });
+    expect(t.hints).toEqual({ readOnly: true, idempotent: true, httpMethod: 'get' });
   });
 
-  it('merges an object request body at the top level; nullable and example become 2020-12; recursion stays a $ref', async () => {
+  it('merges an object request body at the top level; nullable and example become 2020-12; refs are inlined, recursion stays a $ref', async () => {
     const doc = value(await parseToolDocFile(PETSTORE));
     const t = tool(doc, 'addPet');
     expect(t.parameters).toStrictEqual({
@@ -74,7 +74,7 @@ describe('parseToolDoc on OpenAPI 3.0 (petstore YAML fixture)', () => {
       properties: {
         name: { type: 'string', examples: ['Rex'] },
         tag: { type: ['string', 'null'] },
-        category: { $ref: '#/$defs/Category' },
+        category: CATEGORY,
       },
       required: ['name'],
       $defs: { Category: CATEGORY },
@@ -89,17 +89,15 @@ describe('parseToolDoc on OpenAPI 3.0 (petstore YAML fixture)', () => {
         tags: ['pets'],
       },
     });
-    expect(t.hints).toBeUndefined();
+    expect(t.hints).toEqual({ httpMethod: 'post' });
   });
 
-  it('keeps allOf with refs and takes the 2xx JSON response as outputSchema with the $defs it needs', async () => {
+  it('keeps allOf, inlines its refs, and takes the 2xx JSON response as outputSchema with the recursive $defs it needs', async () => {
     const doc = value(await parseToolDocFile(PETSTORE));
     const out = tool(doc, 'addPet').outputSchema;
-    expect(out).toMatchObject({ $ref: '#/$defs/Pet' });
-    expect(getAtPointer(out, '/$defs/Pet')).toEqual({
-      allOf: [{ $ref: '#/$defs/NewPet' }, { type: 'object', required: ['id'], properties: { id: { type: 'integer', format: 'int64', readOnly: true } } }],
-    });
-    expect(Object.keys(getAtPointer(out, '/$defs') as object).sort()).toEqual(['Category', 'NewPet', 'Pet']);
+    expect(getAtPointer(out, '/allOf/1')).toEqual({ type: 'object', required: ['id'], properties: { id: { type: 'integer', format: 'int64', readOnly: true } } });
+    expect(getAtPointer(out, '/allOf/0/properties/category')).toEqual(CATEGORY);
+    expect(Object.keys(getAtPointer(out, '/$defs') as object)).toEqual(['Category']);
     const validate = createAjv().compile(out as object);
     expect(validate({ id: 1, name: 'Rex', category: { name: 'dogs', children: [{ name: 'terriers' }] } })).toBe(true);
     expect(validate({ name: 'Rex' })).toBe(false);
@@ -120,7 +118,7 @@ describe('parseToolDoc on OpenAPI 3.0 (petstore YAML fixture)', () => {
       category: 'body',
       status: 'body',
     });
-    expect(t.hints).toEqual({ idempotent: true });
+    expect(t.hints).toEqual({ readOnly: false, idempotent: true, httpMethod: 'put' });
   });
 
   it('gives each tool its own copy of merged body properties (regression: shared component objects)', async () => {
@@ -137,7 +135,7 @@ describe('parseToolDoc on OpenAPI 3.0 (petstore YAML fixture)', () => {
     expect(upload.parameters.required).toEqual(['petId']);
     expect(upload.extensions?.['x-autoforge-http']).toMatchObject({ params: { petId: 'path', body: 'body' }, body: { merged: false, required: false } });
     const del = tool(doc, 'delete_pets_petId');
-    expect(del.hints).toEqual({ destructive: true, idempotent: true });
+    expect(del.hints).toEqual({ readOnly: false, destructive: true, idempotent: true, httpMethod: 'delete' });
     expect(del.outputSchema).toBeUndefined();
     expect(del.description).toBe('Delete a pet');
   });
@@ -150,7 +148,7 @@ describe('parseToolDoc on OpenAPI 3.0 (petstore YAML fixture)', () => {
     expect(result.ok && result.warnings?.map((w) => [w.code, w.pointer, w.line])).toEqual([
       ['W_RENAMED', '/paths/~1categories~1{id}/get/parameters/1', 145],
     ]);
-    expect(t.outputSchema).toEqual({ $ref: '#/$defs/Category', $defs: { Category: CATEGORY } });
+    expect(t.outputSchema).toEqual({ ...CATEGORY, $defs: { Category: CATEGORY } });
   });
 
   it('locates every tool at its operation in the YAML text', async () => {
@@ -178,22 +176,26 @@ describe('parseToolDoc on OpenAPI 3.1 (orders JSON fixture)', () => {
       type: 'object',
       properties: {
         customerId: { type: 'string' },
-        lines: { type: 'array', items: { $ref: '#/$defs/OrderLine' }, minItems: 1 },
+        lines: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              sku: { type: 'string' },
+              quantity: { type: 'integer', minimum: 1 },
+              price: {
+                type: 'object',
+                properties: { amount: { type: 'number', exclusiveMinimum: 0 }, currency: { type: 'string', const: 'USD' } },
+                required: ['amount', 'currency'],
+              },
+            },
+            required: ['sku', 'quantity'],
+          },
+          minItems: 1,
+        },
         note: { type: ['string', 'null'] },
       },
       required: ['customerId', 'lines'],
-      $defs: {
-        OrderLine: {
-          type: 'object',
-          properties: { sku: { type: 'string' }, quantity: { type: 'integer', minimum: 1 }, price: { $ref: '#/$defs/Money' } },
-          required: ['sku', 'quantity'],
-        },
-        Money: {
-          type: 'object',
-          properties: { amount: { type: 'number', exclusiveMinimum: 0 }, currency: { type: 'string', const: 'USD' } },
-          required: ['amount', 'currency'],
-        },
-      },
     });
     expect(create.extensions?.['x-audit']).toEqual({ level: 'high' });
     const validate = createAjv().compile(create.parameters);
@@ -204,11 +206,11 @@ describe('parseToolDoc on OpenAPI 3.1 (orders JSON fixture)', () => {
   it('keeps parameter examples, follows response refs, and closes the arguments when the body says additionalProperties: false', async () => {
     const doc = value(await parseToolDocFile(ORDERS));
     expect(tool(doc, 'listOrders').parameters.properties?.status).toEqual({ type: ['string', 'null'], enum: ['open', 'shipped', null], examples: ['open', 'shipped'] });
-    expect(tool(doc, 'getOrder').outputSchema).toMatchObject({ $ref: '#/$defs/Order' });
+    expect(tool(doc, 'getOrder').outputSchema).toMatchObject({ allOf: [{ properties: { customerId: { type: 'string' } } }, { required: ['id'] }] });
     const update = tool(doc, 'updateOrder');
     expect(update.parameters).toMatchObject({ additionalProperties: false, required: ['orderId'] });
     expect(update.extensions?.['x-autoforge-http']).toMatchObject({ body: { contentType: 'application/merge-patch+json', merged: true } });
-    expect(tool(doc, 'cancelOrder').hints).toEqual({ destructive: true, idempotent: true });
+    expect(tool(doc, 'cancelOrder').hints).toEqual({ readOnly: false, destructive: true, idempotent: true, httpMethod: 'delete' });
   });
 
   it('locates tools in the JSON text and compiles every schema with Ajv 2020 in strict mode', async () => {

@@ -266,19 +266,26 @@ function decorate(schema: JsonSchema, param: JsonObject): JsonSchema {
   return result;
 }
 
-function hintsFor(method: Method): ToolHints | undefined {
+/**
+ * What an HTTP method declares (RFC 9110): GET, HEAD, OPTIONS and TRACE are safe (read-only) and
+ * idempotent; PUT and DELETE are idempotent writes, DELETE destroys; PATCH writes. POST says
+ * nothing definite (APIs use it for searches too), so only the method is recorded.
+ */
+function hintsFor(method: Method): ToolHints {
   switch (method) {
     case 'get':
     case 'head':
     case 'options':
     case 'trace':
-      return { readOnly: true, idempotent: true };
+      return { readOnly: true, idempotent: true, httpMethod: method };
     case 'delete':
-      return { destructive: true, idempotent: true };
+      return { readOnly: false, destructive: true, idempotent: true, httpMethod: method };
     case 'put':
-      return { idempotent: true };
+      return { readOnly: false, idempotent: true, httpMethod: method };
+    case 'patch':
+      return { readOnly: false, httpMethod: method };
     default:
-      return undefined;
+      return { httpMethod: method };
   }
 }
 
@@ -455,8 +462,7 @@ function readOperation(reader: OpenApiReader, item: Operation, name: string, iss
   };
   if (typeof summary === 'string' && summary !== '') tool.title = summary;
   if (outputSchema !== undefined) tool.outputSchema = outputSchema;
-  const hints = hintsFor(item.method);
-  if (hints) tool.hints = hints;
+  tool.hints = hintsFor(item.method);
   return tool;
 }
 

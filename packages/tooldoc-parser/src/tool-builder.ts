@@ -1,4 +1,5 @@
-import type { JsonSchema, JsonValue, ToolDocFormat, ToolHints, ToolSpec } from '@autoforge/core';
+import type { JsonSchema, JsonSchemaObject, JsonValue, ToolDocFormat, ToolHints, ToolSpec } from '@autoforge/core';
+import { derefLocal } from '@autoforge/core';
 import { parseConditions } from './conditions.js';
 import type { IssueList } from './issue.js';
 import { cloneJson, describeType, isObject, own } from './json-value.js';
@@ -38,17 +39,24 @@ export function collectExtensions(...holders: unknown[]): Record<string, JsonVal
   return extensions;
 }
 
-/** Hints from a tau2 / VitaBench tool type (`READ`, `WRITE`, `THINK`, `GENERIC`). */
+/**
+ * Hints from a tau2 / VitaBench tool type (`READ`, `WRITE`, `THINK`, `GENERIC`): READ and
+ * THINK tools do not change the database, nor do GENERIC ones (calculators, distance and
+ * weather look-ups, hand-overs to a person: tau2 and VitaBench keep them off the database);
+ * WRITE tools change it.
+ */
 export function hintsFromToolType(type: unknown): ToolHints | undefined {
   if (typeof type !== 'string') return undefined;
   switch (type.toUpperCase()) {
     case 'READ':
+      return { readOnly: true, toolType: 'read' };
     case 'THINK':
-      return { readOnly: true };
+      return { readOnly: true, toolType: 'think' };
+    case 'GENERIC':
+      return { readOnly: true, toolType: 'generic' };
     case 'WRITE':
-      return { readOnly: false };
+      return { readOnly: false, toolType: 'write' };
     default:
-      // GENERIC tools (calculate, transfer_to_human_agents) say nothing about state.
       return undefined;
   }
 }
@@ -124,4 +132,22 @@ export function toolTypeExtension(...holders: unknown[]): unknown {
     }
   }
   return undefined;
+}
+
+/**
+ * Dereferences a tool's schemas, once, for every consumer: `parameters` and `outputSchema`
+ * come out with their local `$ref`s replaced by what they point to (core's `derefLocal`: refs
+ * inside recursive schemas, and refs past its size budget, stay refs into a `$defs` carried at
+ * the schema's root). Called after every reader has checked the refs and reported the ones that
+ * point nowhere, at their located pointers.
+ */
+export function dereferenceTool(tool: ToolSpec): void {
+  const parameters = derefLocal(tool.parameters);
+  if (typeof parameters === 'object') {
+    const root: JsonSchemaObject = { ...parameters };
+    if (root.type === undefined) root.type = 'object';
+    if (root.properties === undefined) root.properties = {};
+    tool.parameters = root;
+  }
+  if (tool.outputSchema !== undefined) tool.outputSchema = derefLocal(tool.outputSchema);
 }

@@ -14,6 +14,8 @@ export type OperationPattern =
   | 'delete'
   | 'compute'
   | 'noop'
+  | 'switch'
+  | 'batch'
   | 'unclassified';
 
 /** A character class of a variable id segment. */
@@ -183,31 +185,33 @@ export interface FallbackPlan extends PlanBase {
   note: string;
 }
 
-/** What a tool compiles to: its pattern and the JSON its operation runs with. */
-export type ToolPlan = LookupPlan | FindPlan | ListPlan | CreatePlan | UpdatePlan | DeletePlan | ComputePlan | NoopPlan | FallbackPlan;
-
-/** A plan the records driver runs (every pattern but `unclassified`). */
-export type RunnablePlan = Exclude<ToolPlan, FallbackPlan>;
+/** A plan the records driver runs as one operation. */
+export type RunnablePlan = LookupPlan | FindPlan | ListPlan | CreatePlan | UpdatePlan | DeletePlan | ComputePlan | NoopPlan;
 
 /**
  * A method-switch tool (`label_write {"method": "delete"}`): the value of the `switch` parameter
  * picks the plan the call runs.
  */
-export interface SwitchParams {
+export interface SwitchPlan extends PlanBase {
+  pattern: 'switch';
   switch: string;
   cases: Record<string, RunnablePlan>;
 }
 
 /**
  * A batch tool (`create_entities {"entities": [{…}, {…}]}`): `each` runs once per element of the
- * array parameter `param`. `items: 'record'` passes each element's fields as the arguments;
- * `items: 'id'` passes the element as `each`'s id parameter `as`. The answer is the list of
+ * array parameter `batch.param`. `items: 'record'` passes each element's fields as the arguments;
+ * `items: 'id'` passes the element as `each`'s id parameter `batch.as`. The answer is the list of
  * results; one failing element fails the call (and rolls back every element).
  */
-export interface BatchParams {
+export interface BatchPlan extends PlanBase {
+  pattern: 'batch';
   batch: { param: string; items: 'record' | 'id'; as?: string };
   each: RunnablePlan;
 }
 
-/** The params of the `records` driver. */
-export type RecordsParams = RunnablePlan | SwitchParams | BatchParams;
+/** What a tool compiles to: its pattern and the JSON its operation runs with. */
+export type ToolPlan = RunnablePlan | SwitchPlan | BatchPlan | FallbackPlan;
+
+/** The params of the `records` driver: every plan but `unclassified` (a stand-in). */
+export type RecordsParams = Exclude<ToolPlan, FallbackPlan>;

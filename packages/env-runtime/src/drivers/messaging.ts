@@ -1,0 +1,420 @@
+import type { JsonObject, JsonValue } from '@autoforge/core';
+import { isJsonObject } from '@autoforge/core';
+import type { NativeTool, ToolContext } from '../tool-context.js';
+import { DriverParamsError, defineDriver } from './driver.js';
+
+/** What a messaging tool does. */
+export type MessagingOp =
+  | 'send'
+  | 'list-sent'
+  | 'list-received'
+  | 'list-all'
+  | 'search'
+  | 'delete'
+  | 'add-contact'
+  | 'list-users'
+  | 'user-id'
+  | 'stats'
+  | 'login'
+  | 'logout'
+  | 'login-status';
+
+/**
+ * Where the users live: `name-to-id` is an object mapping a user's name to their id (`{"Ann": "U01"}`);
+ * `records` is an array of user objects with an id and a name field.
+ */
+export interface MessagingUsers {
+  key: string;
+  shape: 'name-to-id' | 'records';
+  idField: string;
+  nameField: string;
+  /** New user ids: prefix + a counter zero-padded to `width` digits (`USR` + `005`). */
+  idPrefix: string;
+  idWidth: number;
+  /** A state key holding the number of users, incremented by each added contact (its new id's number). */
+  countKey?: string;
+}
+
+/**
+ * Where the messages live: `pairs` is an array of one-key objects `{counterpart id: content}` (the
+ * current user's conversation log); `records` is an array of message objects.
+ */
+export interface MessagingMessages {
+  key: string;
+  shape: 'pairs' | 'records';
+  /** Field names of a `records` message. */
+  idField: string;
+  senderField: string;
+  receiverField: string;
+  textField: string;
+}
+
+/** The params of a messaging tool (written by env-synth's messaging family). */
+export interface MessagingParams {
+  op: MessagingOp;
+  users: MessagingUsers;
+  messages: MessagingMessages;
+  /** Path to the current user's id (a state key, then fields); null/absent value = nobody logged in. */
+  current?: string[];
+  /** The state key listing the message ids handed out so far (kept unique). */
+  idsKey?: string;
+  /** The state key counting the messages sent (incremented by each send). */
+  countKey?: string;
+  /** Message ids: integers of `idDigits` digits drawn from the step's seeded stream, or strings from `ctx.ids`. */
+  idType: 'integer' | 'string';
+  idDigits: number;
+  /** Argument names by role. */
+  args: { receiver?: string; text?: string; keyword?: string; name?: string; user?: string; messageId?: string };
+  /** Refuse the call when nobody is logged in. */
+  requireLogin: boolean;
+  /** The output: JSON where `{"$": fact}` is a fact and `{"$each": fact, "item": template}` maps a list. */
+  output: JsonValue;
+}
+
+type Facts = Record<string, JsonValue | undefined>;
+
+function fill(t: JsonValue, facts: Facts): JsonValue | undefined {
+  if (Array.isArray(t)) return t.map((x) => fill(x, facts) ?? null);
+  if (!isJsonObject(t)) return t;
+  if (typeof t.$ === 'string') return facts[t.$];
+  if (typeof t.$each === 'string') {
+    const list = facts[t.$each];
+    if (!Array.isArray(list)) return [];
+    const item = t.item ?? { $: 'it' };
+    return list.map((x) => fill(item, isJsonObject(x) ? { ...facts, ...x, it: x } : { ...facts, it: x }) ?? null);
+  }
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(t)) {
+    const x = fill(v, facts);
+    if (x !== undefined) out[k] = x;
+  }
+  return out;
+}
+
+function readPath(ctx: ToolContext, path: readonly string[]): JsonValue | undefined {
+  const [head, ...rest] = path;
+  if (head === undefined) return undefined;
+  let cur = ctx.db.read(head);
+  for (const k of rest) cur = isJsonObject(cur) ? cur[k] : undefined;
+  return cur;
+}
+
+function writePath(ctx: ToolContext, path: readonly string[], value: JsonValue): void {
+  const [head, ...rest] = path;
+  if (head === undefined) return;
+  if (rest.length === 0) {
+    ctx.db.write(head, value);
+    return;
+  }
+  const root = structuredClone(ctx.db.read(head) ?? {}) as JsonValue;
+  if (!isJsonObject(root)) throw new Error(`the state value "${head}" is not an object`);
+  let cur: JsonObject = root;
+  for (const k of rest.slice(0, -1)) {
+    const next = cur[k];
+    if (!isJsonObject(next)) cur[k] = {};
+    cur = cur[k] as JsonObject;
+  }
+  cur[rest[rest.length - 1] as string] = value;
+  ctx.db.write(head, root);
+}
+
+interface User {
+  id: string;
+  name: string;
+}
+
+interface Message {
+  id?: JsonValue;
+  sender?: string;
+  counterpart: string;
+  text: JsonValue;
+  index: number;
+}
+
+function users(ctx: ToolContext, u: MessagingUsers): User[] {
+  const v = ctx.db.read(u.key);
+  if (u.shape === 'name-to-id') {
+    if (!isJsonObject(v)) return [];
+    return Object.entries(v).map(([name, id]) => ({ id: String(id), name }));
+  }
+  if (!Array.isArray(v)) return [];
+  return v.filter(isJsonObject).map((r) => ({ id: String(r[u.idField]), name: String(r[u.nameField] ?? r[u.idField]) }));
+}
+
+function messages(ctx: ToolContext, m: MessagingMessages): Message[] {
+  const v = ctx.db.read(m.key);
+  if (!Array.isArray(v)) return [];
+  const out: Message[] = [];
+  v.forEach((entry, index) => {
+    if (!isJsonObject(entry)) return;
+    if (m.shape === 'pairs') {
+      const [first] = Object.entries(entry);
+      if (first !== undefined) out.push({ counterpart: first[0], text: first[1], index });
+      return;
+    }
+    const msg: Message = { counterpart: String(entry[m.receiverField] ?? ''), text: entry[m.textField] ?? '', index };
+    if (entry[m.idField] !== undefined) msg.id = entry[m.idField] as JsonValue;
+    if (entry[m.senderField] !== undefined) msg.sender = String(entry[m.senderField]);
+    out.push(msg);
+  });
+  return out;
+}
+
+function textOf(v: JsonValue): string {
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return v.map(textOf).join(' ');
+  return JSON.stringify(v);
+}
+
+function stringArg(args: JsonObject, name: string | undefined, role: string): string {
+  const v = name === undefined ? undefined : args[name];
+  if (typeof v === 'string' && v.length > 0) return v;
+  if (typeof v === 'number') return String(v);
+  throw new Error(`the ${role} is missing (argument "${name ?? role}")`);
+}
+
+function nextMessageId(ctx: ToolContext, p: MessagingParams): JsonValue {
+  const taken = p.idsKey !== undefined ? ctx.db.read(p.idsKey) : undefined;
+  const used = new Set((Array.isArray(taken) ? taken : []).map((x) => String(x)));
+  if (p.idType === 'string') {
+    let id = ctx.ids.next('msg_');
+    while (used.has(id)) id = ctx.ids.next('msg_');
+    return id;
+  }
+  const low = 10 ** (p.idDigits - 1);
+  let id = ctx.rng.int(low, low * 10 - 1);
+  while (used.has(String(id))) id = ctx.rng.int(low, low * 10 - 1);
+  return id;
+}
+
+function bump(ctx: ToolContext, key: string | undefined, by: number): void {
+  if (key === undefined) return;
+  const v = ctx.db.read(key);
+  ctx.db.write(key, (typeof v === 'number' ? v : 0) + by);
+}
+
+/** Groups messages by counterpart: `{id: [content, …]}`, in first-seen order. */
+function grouped(list: readonly Message[]): JsonObject {
+  const out: JsonObject = {};
+  for (const m of list) {
+    const prev = out[m.counterpart];
+    out[m.counterpart] = Array.isArray(prev) ? [...prev, m.text] : [m.text];
+  }
+  return out;
+}
+
+function asItems(list: readonly Message[], current: string | undefined): JsonObject[] {
+  return list.map((m) => {
+    const item: JsonObject = { receiver: m.counterpart, counterpart: m.counterpart, text: m.text };
+    if (m.id !== undefined) item.id = m.id;
+    const sender = m.sender ?? current;
+    if (sender !== undefined) item.sender = sender;
+    return item;
+  });
+}
+
+function compileMessaging(p: MessagingParams): NativeTool {
+  const current = (ctx: ToolContext): string | undefined => {
+    if (p.current === undefined) return undefined;
+    const v = readPath(ctx, p.current);
+    return typeof v === 'string' && v.length > 0 ? v : typeof v === 'number' ? String(v) : undefined;
+  };
+  const me = (ctx: ToolContext): string | undefined => {
+    const who = current(ctx);
+    if (who === undefined && p.requireLogin) throw new Error('No user is logged in: log in first.');
+    return who;
+  };
+  const mine = (ctx: ToolContext, who: string | undefined, dir: 'sent' | 'received' | 'all'): Message[] => {
+    const all = messages(ctx, p.messages);
+    // A log of one-key pairs has no sender: it is the current user's own log.
+    if (p.messages.shape === 'pairs' || who === undefined) return all;
+    if (dir === 'sent') return all.filter((m) => m.sender === who);
+    if (dir === 'received') return all.filter((m) => m.counterpart === who);
+    return all.filter((m) => m.sender === who || m.counterpart === who);
+  };
+
+  return (args, ctx) => {
+    const out = (facts: Facts): JsonValue => fill(p.output, facts) ?? null;
+    switch (p.op) {
+      case 'login': {
+        const given = stringArg(args, p.args.user, 'user');
+        const user = users(ctx, p.users).find((u) => u.id === given || u.name === given);
+        if (user === undefined) throw new Error(`User '${given}' not found.`);
+        if (p.current === undefined) throw new Error('this environment keeps no current user');
+        writePath(ctx, p.current, user.id);
+        return out({ ok: true, status: true, user_id: user.id, name: user.name, note: `User '${given}' logged in successfully.` });
+      }
+      case 'logout': {
+        const who = me(ctx);
+        if (p.current !== undefined) writePath(ctx, p.current, null);
+        return out({ ok: true, status: true, user_id: who, note: `User '${who ?? ''}' logged out successfully.` });
+      }
+      case 'login-status': {
+        const who = current(ctx);
+        return out({ ok: true, status: who !== undefined, user_id: who });
+      }
+      case 'list-users': {
+        me(ctx);
+        const list = users(ctx, p.users);
+        return out({ ok: true, names: list.map((u) => u.name), ids: list.map((u) => u.id), users: list.map((u) => ({ id: u.id, name: u.name })) });
+      }
+      case 'user-id': {
+        const name = stringArg(args, p.args.name, 'user name');
+        const user = users(ctx, p.users).find((u) => u.name === name) ?? users(ctx, p.users).find((u) => u.name.toLowerCase() === name.toLowerCase());
+        if (user === undefined) throw new Error(`User '${name}' not found in the workspace.`);
+        return out({ ok: true, status: true, user_id: user.id, name: user.name });
+      }
+      case 'add-contact': {
+        me(ctx);
+        const name = stringArg(args, p.args.name, 'contact name');
+        const list = users(ctx, p.users);
+        if (list.some((u) => u.name === name)) throw new Error(`User name '${name}' already exists.`);
+        const count = p.users.countKey !== undefined ? ctx.db.read(p.users.countKey) : undefined;
+        const numbers = list.map((u) => (u.id.startsWith(p.users.idPrefix) ? Number(u.id.slice(p.users.idPrefix.length)) : NaN)).filter(Number.isFinite);
+        const n = (typeof count === 'number' ? count : Math.max(0, ...numbers)) + 1;
+        const id = `${p.users.idPrefix}${String(n).padStart(p.users.idWidth, '0')}`;
+        if (list.some((u) => u.id === id)) throw new Error(`User ID '${id}' already exists.`);
+        const v = ctx.db.read(p.users.key);
+        if (p.users.shape === 'name-to-id') ctx.db.write(p.users.key, { ...(isJsonObject(v) ? v : {}), [name]: id });
+        else ctx.db.write(p.users.key, [...(Array.isArray(v) ? v : []), { [p.users.idField]: id, [p.users.nameField]: name }]);
+        if (p.users.countKey !== undefined) ctx.db.write(p.users.countKey, n);
+        return out({ ok: true, status: true, user_id: id, name, note: `Contact '${name}' added successfully.` });
+      }
+      case 'send': {
+        const who = me(ctx);
+        const receiver = stringArg(args, p.args.receiver, 'receiver');
+        const text = args[p.args.text ?? ''];
+        if (typeof text !== 'string' || text.length === 0) throw new Error('the message text is missing');
+        const target = users(ctx, p.users).find((u) => u.id === receiver) ?? users(ctx, p.users).find((u) => u.name === receiver);
+        if (target === undefined) throw new Error(`Receiver ID '${receiver}' not found.`);
+        const id = nextMessageId(ctx, p);
+        const log = ctx.db.read(p.messages.key);
+        const entry: JsonObject =
+          p.messages.shape === 'pairs'
+            ? { [target.id]: text }
+            : {
+                [p.messages.idField]: id,
+                ...(who !== undefined ? { [p.messages.senderField]: who } : {}),
+                [p.messages.receiverField]: target.id,
+                [p.messages.textField]: text,
+              };
+        ctx.db.write(p.messages.key, [...(Array.isArray(log) ? log : []), entry]);
+        if (p.idsKey !== undefined) {
+          const ids = ctx.db.read(p.idsKey);
+          const next = [...(Array.isArray(ids) ? ids : []), id];
+          ctx.db.write(p.idsKey, p.idType === 'integer' ? next.sort((a, b) => Number(a) - Number(b)) : next);
+        }
+        bump(ctx, p.countKey, 1);
+        return out({ ok: true, status: true, message_id: id, receiver: target.id, text, note: `Message sent to '${target.id}' successfully.` });
+      }
+      case 'delete': {
+        const who = me(ctx);
+        const all = messages(ctx, p.messages);
+        let victim: Message | undefined;
+        let receiver: string | undefined;
+        if (p.args.messageId !== undefined && args[p.args.messageId] !== undefined) {
+          const wanted = String(args[p.args.messageId]);
+          victim = all.find((m) => m.id !== undefined && String(m.id) === wanted);
+          if (victim === undefined) throw new Error(`Message '${wanted}' not found.`);
+        } else {
+          receiver = stringArg(args, p.args.receiver, 'receiver');
+          const candidates = all.filter((m) => m.counterpart === receiver && (p.messages.shape === 'pairs' || who === undefined || m.sender === undefined || m.sender === who));
+          victim = candidates[candidates.length - 1];
+          if (victim === undefined) throw new Error(`No message to '${receiver}' found.`);
+        }
+        const log = ctx.db.read(p.messages.key);
+        const list = Array.isArray(log) ? log : [];
+        // The message count counts messages sent, like an id counter: a delete leaves it.
+        ctx.db.write(p.messages.key, list.filter((_, i) => i !== victim.index));
+        return out({ ok: true, status: true, receiver: victim.counterpart, message_id: victim.id, text: victim.text, note: `Latest message to '${victim.counterpart}' deleted successfully.` });
+      }
+      case 'list-sent':
+      case 'list-received':
+      case 'list-all': {
+        const who = me(ctx);
+        const list = mine(ctx, who, p.op === 'list-sent' ? 'sent' : p.op === 'list-received' ? 'received' : 'all');
+        return out({ ok: true, grouped: grouped(list), messages: asItems(list, who), count: list.length });
+      }
+      case 'search': {
+        const who = me(ctx);
+        const keyword = stringArg(args, p.args.keyword, 'keyword').toLowerCase();
+        const list = mine(ctx, who, 'all').filter((m) => textOf(m.text).toLowerCase().includes(keyword));
+        return out({ ok: true, messages: asItems(list, who), grouped: grouped(list), count: list.length });
+      }
+      case 'stats': {
+        const who = me(ctx);
+        const all = messages(ctx, p.messages);
+        const sent = p.messages.shape === 'pairs' ? all : all.filter((m) => m.sender === who);
+        const received = p.messages.shape === 'pairs' ? all : all.filter((m) => m.counterpart === who);
+        const involved = p.messages.shape === 'pairs' ? all : all.filter((m) => m.sender === who || m.counterpart === who);
+        const contacts = new Set(involved.map((m) => (m.counterpart === who ? (m.sender ?? '') : m.counterpart)));
+        return out({ ok: true, sent: sent.length, received: received.length, total: involved.length, contacts: contacts.size, users: users(ctx, p.users).length });
+      }
+    }
+  };
+}
+
+const OPS = new Set<MessagingOp>(['send', 'list-sent', 'list-received', 'list-all', 'search', 'delete', 'add-contact', 'list-users', 'user-id', 'stats', 'login', 'logout', 'login-status']);
+
+function str(o: JsonObject, k: string, at: string): string {
+  const v = o[k];
+  if (typeof v !== 'string' || v.length === 0) throw new DriverParamsError(`${at}/${k}`, `"${k}" must be a non-empty string`);
+  return v;
+}
+
+/**
+ * A messaging app: users (a directory that contacts join), a message log, a current user, and
+ * message ids handed out from the session's seeded streams. Sends append to the log, deletes
+ * remove the latest message to a receiver (or the one named by id), searches match content
+ * case-insensitively, and every output follows the tool's output template.
+ */
+export const messagingDriver = defineDriver<MessagingParams>({
+  name: 'messaging',
+  version: 1,
+  parse(params: JsonValue): MessagingParams {
+    if (!isJsonObject(params)) throw new DriverParamsError('', 'messaging params must be an object');
+    const op = params.op;
+    if (typeof op !== 'string' || !OPS.has(op as MessagingOp)) throw new DriverParamsError('/op', `unknown messaging op ${JSON.stringify(op)}`);
+    const u = params.users;
+    const m = params.messages;
+    if (!isJsonObject(u)) throw new DriverParamsError('/users', '"users" must be an object');
+    if (!isJsonObject(m)) throw new DriverParamsError('/messages', '"messages" must be an object');
+    if (u.shape !== 'name-to-id' && u.shape !== 'records') throw new DriverParamsError('/users/shape', 'users.shape must be "name-to-id" or "records"');
+    if (m.shape !== 'pairs' && m.shape !== 'records') throw new DriverParamsError('/messages/shape', 'messages.shape must be "pairs" or "records"');
+    const users: MessagingUsers = {
+      key: str(u, 'key', '/users'),
+      shape: u.shape,
+      idField: str(u, 'idField', '/users'),
+      nameField: str(u, 'nameField', '/users'),
+      idPrefix: typeof u.idPrefix === 'string' ? u.idPrefix : '',
+      idWidth: typeof u.idWidth === 'number' ? u.idWidth : 1,
+    };
+    if (typeof u.countKey === 'string') users.countKey = u.countKey;
+    const msgs: MessagingMessages = {
+      key: str(m, 'key', '/messages'),
+      shape: m.shape,
+      idField: str(m, 'idField', '/messages'),
+      senderField: str(m, 'senderField', '/messages'),
+      receiverField: str(m, 'receiverField', '/messages'),
+      textField: str(m, 'textField', '/messages'),
+    };
+    const a = isJsonObject(params.args) ? params.args : {};
+    const args: MessagingParams['args'] = {};
+    for (const k of ['receiver', 'text', 'keyword', 'name', 'user', 'messageId'] as const) if (typeof a[k] === 'string') args[k] = a[k];
+    const out: MessagingParams = {
+      op: op as MessagingOp,
+      users,
+      messages: msgs,
+      idType: params.idType === 'string' ? 'string' : 'integer',
+      idDigits: typeof params.idDigits === 'number' && params.idDigits >= 1 && params.idDigits <= 12 ? params.idDigits : 5,
+      args,
+      requireLogin: params.requireLogin === true,
+      output: params.output ?? null,
+    };
+    if (Array.isArray(params.current) && params.current.every((x) => typeof x === 'string') && params.current.length > 0) out.current = params.current as string[];
+    if (typeof params.idsKey === 'string') out.idsKey = params.idsKey;
+    if (typeof params.countKey === 'string') out.countKey = params.countKey;
+    return out;
+  },
+  compile: (params) => compileMessaging(params),
+});

@@ -1,0 +1,28 @@
+import { join } from 'node:path';
+import { it } from 'vitest';
+import { parseToolDocFile } from '@autoforge/tooldoc-parser';
+import { analyzeTool } from '../src/analyze-tool.js';
+import { compileEnvironment } from '../src/compile-environment.js';
+import { inferEntities } from '../src/infer-entities.js';
+import { generateState } from '../src/generate-state.js';
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
+const SH = join(import.meta.dirname, '../../../../shared');
+it('prof', async () => {
+  const r = await parseToolDocFile(join(SH, 'realworld/petstore3.openapi.yaml'));
+  if (!r.ok) return;
+  const analyses = r.value.tools.map(analyzeTool);
+  const compiled = compileEnvironment(r.value, { analyses, model: inferEntities(analyses), notes: [] }, { seed: 7, size: 20 });
+  generateState(compiled.finalModel, { seed: 1, size: 20, tools: r.value.tools });
+  const s = new Session(); s.connect();
+  await s.post('Profiler.enable'); await s.post('Profiler.start');
+  const t0 = performance.now();
+  generateState(compiled.finalModel, { seed: 7, size: 20, tools: r.value.tools });
+  console.log('second run ms', performance.now() - t0);
+  const { profile } = await s.post('Profiler.stop');
+  const self = new Map<string, number>();
+  const nodes = profile.nodes; const dt = profile.timeDeltas; const samples = profile.samples;
+  const byId = new Map(nodes.map((n: any) => [n.id, n]));
+  samples.forEach((id: number, i: number) => { const n: any = byId.get(id); const k = `${n.callFrame.functionName}@${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber}`; self.set(k, (self.get(k) ?? 0) + (dt[i] ?? 0)); });
+  console.log([...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, v]) => `${(v / 1000).toFixed(1)}ms ${k}`).join('\n'));
+});
