@@ -51,6 +51,7 @@ describe('toolAccess', () => {
     expect(toolAccess(tool('echo', 'Writes content to a file.'))).toMatchObject({ access: 'write', source: 'description', verb: 'write' });
     expect(toolAccess(tool('mean', 'Returns the mean of a list of numbers.'))).toMatchObject({ access: 'read', source: 'description' });
     expect(toolAccess(tool('entities', 'Deletes entities and their relations.'))).toMatchObject({ access: 'write', destructive: true });
+    expect(toolAccess(tool('tee', 'This tool belongs to the shell toolkit. Tool description: Write content to a file.'))).toMatchObject({ access: 'write', verb: 'write' });
   });
 
   it('says unknown when no signal speaks', () => {

@@ -44,11 +44,11 @@ verbs('find', 'find locate identify');
 verbs('list', 'list search browse filter recommend suggest explore enumerate count ls grep');
 verbs(
   'create',
-  'create add book register place insert open make submit schedule post send issue generate reserve buy purchase apply start log record file enroll subscribe write compose upload comment reply tweet retweet mention follow copy duplicate clone mkdir touch cp',
+  'create add book register place insert open make submit schedule post send generate reserve buy purchase apply start log record enroll subscribe write compose upload comment reply tweet retweet mention follow copy duplicate clone mkdir touch cp',
 );
 verbs(
   'update',
-  'update modify change set edit rename assign adjust replace move upgrade downgrade patch amend reschedule correct reset save mark rate fill refuel press release configure increase decrease mv cd',
+  'update modify change set edit rename assign adjust replace move upgrade downgrade patch amend reschedule correct reset save mark rate fill refuel press release configure increase decrease append prepend mv cd',
 );
 verbs(
   'transition',
@@ -140,16 +140,23 @@ export function isHandOff(tool: Pick<ToolSpec, 'name' | 'description'>): boolean
 // Verbs that, opening a description, say what the tool answers rather than what it does.
 const DESCRIPTION_READ = new Set(['return', 'give', 'provide', 'output', 'print', 'report', 'answer', 'tell']);
 const DESCRIPTION_WORDS = 12;
+const DESCRIPTION_SENTENCES = 4;
 
-/** The verb that opens a description (`Creates a pet` → `create`), conjugations removed. */
+/**
+ * The verb that opens a description (`Creates a pet` → `create`), conjugations removed: the
+ * first of its first sentences that has a known verb among its first words (a preamble such as
+ * "This tool belongs to the billing service." has none and is skipped).
+ */
 function descriptionVerb(description: string): { verb: string; verbClass: VerbClass } | undefined {
-  const first = description.split(/(?<=[.!?])\s|\n/)[0] ?? '';
-  const ws = joinPhrasalVerbs(first.toLowerCase().split(/[^a-z]+/).filter((x) => x !== '')).slice(0, DESCRIPTION_WORDS);
-  for (const word of ws) {
-    for (const form of verbForms(word)) {
-      if (DESCRIPTION_READ.has(form)) return { verb: form, verbClass: 'lookup' };
-      const cls = VERB_CLASSES.get(form);
-      if (cls) return { verb: form, verbClass: cls };
+  const sentences = description.split(/(?<=[.!?:])\s+|\n+/).slice(0, DESCRIPTION_SENTENCES);
+  for (const sentence of sentences) {
+    const ws = joinPhrasalVerbs(sentence.toLowerCase().split(/[^a-z]+/).filter((x) => x !== '')).slice(0, DESCRIPTION_WORDS);
+    for (const word of ws) {
+      for (const form of verbForms(word)) {
+        if (DESCRIPTION_READ.has(form)) return { verb: form, verbClass: 'lookup' };
+        const cls = VERB_CLASSES.get(form);
+        if (cls) return { verb: form, verbClass: cls };
+      }
     }
   }
   return undefined;

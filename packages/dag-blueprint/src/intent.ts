@@ -1,5 +1,5 @@
 import type { JsonValue, UserFact } from '@autoforge/core';
-import { splitWords } from '@autoforge/core';
+import { splitWords, VERB_CLASS_ACCESS, verbClassOf } from '@autoforge/core';
 import type { ArgSource, Blueprint, BlueprintNode, ReasoningNode, ReasoningParams } from './blueprint.js';
 import { elementNoun, singular, words } from './words.js';
 
@@ -29,20 +29,21 @@ export function mention(value: JsonValue): string {
 
 const quote = (value: JsonValue | undefined): string => (typeof value === 'string' ? `"${value}"` : JSON.stringify(value ?? null));
 
-const VERBS = new Set([
-  'cancel', 'modify', 'update', 'change', 'edit', 'return', 'exchange', 'book', 'create', 'place', 'pay', 'send', 'add', 'remove',
-  'delete', 'set', 'enable', 'disable', 'suspend', 'resume', 'refuel', 'transfer', 'reserve', 'submit', 'apply', 'assign', 'close',
-  'open', 'register', 'upgrade', 'downgrade', 'renew', 'refund', 'order', 'schedule', 'reschedule', 'move', 'rename', 'archive',
-  'restore', 'activate', 'deactivate', 'confirm', 'approve', 'reject', 'post', 'put', 'make', 'purchase', 'buy', 'rate', 'review',
-]);
-const READ_VERBS = /^(get|find|list|search|lookup|look|fetch|query|show|view|read|check|retrieve|recommend)$/;
+// Verbs come from core's one table, the one that decides read vs write everywhere.
+const isVerb = (word: string): boolean => verbClassOf(word) !== undefined;
+const isAccessVerb = (word: string, access: 'read' | 'write'): boolean => {
+  const cls = verbClassOf(word);
+  return cls !== undefined && VERB_CLASS_ACCESS[cls] === access;
+};
 
 /** `cancel_open_booking` → `{ verb: 'cancel', object: 'pending order' }`. */
 function verbPhrase(tool: string): { verb: string; object: string } {
   const w = splitWords(tool);
-  const verb = w[0] ?? tool;
-  const rest = w.slice(1);
-  if (VERBS.has(verb) || READ_VERBS.test(verb)) {
+  // The first word that is a verb, as core's toolAccess reads names (`memory_add` adds).
+  const at = Math.max(0, w.findIndex(isVerb));
+  const verb = w[at] ?? tool;
+  const rest = w.filter((_, i) => i !== at);
+  if (isVerb(verb)) {
     // "modify user address" reads as "modify your address".
     if (rest[0] === 'user' && rest.length > 1) rest.shift();
     return { verb, object: rest.join(' ') };
@@ -56,8 +57,8 @@ function verbPhrase(tool: string): { verb: string; object: string } {
  */
 function toolNoun(tool: string): string {
   const all = splitWords(tool);
-  if (VERBS.has(all[0] ?? '') && all.length > 1) return singular(all[1] as string);
-  const w = all.filter((x) => !READ_VERBS.test(x) && !['all', 'details', 'detail', 'info', 'information', 'by'].includes(x));
+  if (isAccessVerb(all[0] ?? '', 'write') && all.length > 1) return singular(all[1] as string);
+  const w = all.filter((x) => !isAccessVerb(x, 'read') && !['all', 'details', 'detail', 'info', 'information', 'by'].includes(x));
   const cut = w.indexOf('by');
   const kept = (cut >= 0 ? w.slice(0, cut) : w).filter((x) => x !== 'id');
   return singular(kept.join('_') || 'result').replace(/_/g, ' ');

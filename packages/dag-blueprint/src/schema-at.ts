@@ -1,12 +1,27 @@
 import type { JsonSchema, JsonValue } from '@autoforge/core';
-import { isJsonObject } from '@autoforge/core';
+import { derefLocal, hasLocalRefs, idReference, isJsonObject } from '@autoforge/core';
 import { parsePath } from './path.js';
 
 type SchemaObject = Record<string, unknown>;
 
-/** The schema of the value at an output path, when the schema says it (no `$ref` resolution). */
+const resolvedCache = new WeakMap<object, JsonSchema>();
+
+/**
+ * The schema with its local `$ref`s resolved (core's `derefLocal`, recursion cut to the type):
+ * parsed tools come dereferenced already; schemas built elsewhere may not. Cached per object.
+ */
+function resolved(schema: JsonSchema | undefined): JsonSchema | undefined {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const cached = resolvedCache.get(schema);
+  if (cached !== undefined) return cached;
+  const out = hasLocalRefs(schema) ? derefLocal(schema, { recursive: 'any' }) : schema;
+  resolvedCache.set(schema, out);
+  return out;
+}
+
+/** The schema of the value at an output path, when the schema says it. */
 export function schemaAt(schema: JsonSchema | undefined, path: string): JsonSchema | undefined {
-  let current: JsonSchema | undefined = schema;
+  let current: JsonSchema | undefined = resolved(schema);
   for (const seg of parsePath(path)) {
     const s = nonNull(current);
     if (!s) return undefined;
@@ -79,7 +94,7 @@ export function itemsOf(schema: JsonSchema | undefined): JsonSchema | undefined 
  * that was never cancelled). True otherwise, including when the schema does not say.
  */
 export function pathIsReliable(schema: JsonSchema | undefined, path: string): boolean {
-  let current: JsonSchema | undefined = schema;
+  let current: JsonSchema | undefined = resolved(schema);
   for (const seg of parsePath(path)) {
     let s = nonNull(current);
     if (!s) return true;
@@ -107,7 +122,6 @@ export function pathIsReliable(schema: JsonSchema | undefined, path: string): bo
   return true;
 }
 
-const ID_LIKE = /(^|[._])id$|(^|_)ids?$/;
 
 /**
  * Dot paths (depth ≤ `depth`, not into lists or maps) of numeric fields every value of the
@@ -125,10 +139,11 @@ export function numericPaths(schema: JsonSchema | undefined, depth = 2): string[
       if (required !== undefined && !required.includes(key)) continue;
       const path = prefix === '' ? key : `${prefix}.${key}`;
       const t = typeOf(p);
-      if ((t === 'number' || t === 'integer') && !ID_LIKE.test(key)) out.push(path);
+      // Identifiers and reference numbers (`order_id`, `flight_number`) are not quantities.
+      if ((t === 'number' || t === 'integer') && idReference(key) === undefined) out.push(path);
       else if (t === 'object') walk(p, path, d - 1);
     }
   };
-  walk(schema, '', depth);
+  walk(resolved(schema), '', depth);
   return out.sort();
 }

@@ -30,18 +30,20 @@ describe('naming', () => {
   });
 
   it('reads the id a find tool returns from its name', () => {
-    expect(idFromToolName('find_user_id_by_email')).toBe('user_id');
-    expect(idFromToolName('find_user_id_by_name_zip')).toBe('user_id');
+    expect(idFromToolName('find_member_id_by_phone')).toBe('member_id');
+    expect(idFromToolName('find_member_id_by_name_city')).toBe('member_id');
     expect(idFromToolName('get_payment_method_ids')).toBe('payment_method_id');
     expect(idFromToolName('getOrderId')).toBe('order_id');
-    expect(idFromToolName('get_user_details')).toBeUndefined();
+    expect(idFromToolName('get_member_details')).toBeUndefined();
   });
 
   it('reads the entity a tool returns from its name', () => {
-    expect(entityFromToolName('get_user_details')).toBe('user');
+    expect(entityFromToolName('get_member_details')).toBe('member');
     expect(entityFromToolName('list_orders')).toBe('order');
-    expect(entityFromToolName('get_ota_hotel_info')).toBe('hotel');
-    expect(entityFromToolName('find_user_id_by_email')).toBe('user');
+    expect(entityFromToolName('get_partner_room_info')).toBe('room');
+    expect(entityFromToolName('find_member_id_by_phone')).toBe('member');
+    expect(entityFromToolName('get_issue_comments')).toBe('comment');
+    expect(entityFromToolName('room_search_suggest')).toBe('room');
   });
 
   it('drops one qualifier or verb', () => {

@@ -17,7 +17,7 @@ export function isPlural(name: string): boolean {
   return singularize(name) !== name;
 }
 
-// Words that name an identifier inside a tool name (`find_user_id_by_email`).
+// Words that name an identifier inside a tool name (`find_member_id_by_phone`).
 const ID_WORDS = new Set(['id', 'ids', 'uuid', 'uuids', 'guid', 'guids', 'key', 'keys']);
 
 /**
@@ -89,7 +89,7 @@ function isActionWord(ws: readonly string[], i: number, verbIndex: number | unde
 
 /**
  * The access a tool's name implies (core's verb table): the first word that is a known verb
- * decides (`instore_cancel_order` → write, `hotel_search_suggest` → read); a hand-over to a
+ * decides (`shop_cancel_booking` → write, `hotel_search_suggest` → read); a hand-over to a
  * person reads; undefined when no word is a verb.
  */
 export function accessFromName(toolName: string): 'read' | 'write' | undefined {
@@ -102,7 +102,7 @@ const ENTITY_STOP = new Set(['details', 'detail', 'info', 'information', 'data',
 
 /**
  * The entity a tool returns, from its name: the last noun before a stop word, singular
- * (`get_user_details` → `user`, `list_orders` → `order`, `get_ota_hotel_info` → `hotel`).
+ * (`get_member_details` → `member`, `list_orders` → `order`, `get_partner_room_info` → `room`).
  */
 export function entityFromToolName(toolName: string): string | undefined {
   const ws = words(toolName);
@@ -119,7 +119,7 @@ export function entityFromToolName(toolName: string): string | undefined {
 }
 
 /**
- * The identifier a tool's bare output is, from its name: `find_user_id_by_email` → `user_id`,
+ * The identifier a tool's bare output is, from its name: `find_member_id_by_phone` → `member_id`,
  * `get_payment_method_ids` → `payment_method_id`; undefined when the name names no id.
  */
 export function idFromToolName(toolName: string): string | undefined {

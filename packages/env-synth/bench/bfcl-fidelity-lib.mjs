@@ -263,14 +263,24 @@ export async function measureBfclFidelity(options = {}) {
         const key = `${cls}\u0000${canonicalJson(sample)}`;
         let made = specs.get(key);
         if (made === undefined) {
-          const result = synthesizeEnvironment(docOf(cls), { seed: 0, sampleState: JSON.parse(JSON.stringify(sample)) });
+          /** @type {any} */
+          let result;
+          try {
+            result = synthesizeEnvironment(docOf(cls), { seed: 0, sampleState: JSON.parse(JSON.stringify(sample)) });
+          } catch (e) {
+            // A synthesizer defect counts against the class (every call fails), not the yardstick.
+            result = { ok: false, issues: [{ message: `synthesis threw: ${e instanceof Error ? e.message : String(e)}` }] };
+          }
           if (!result.ok) {
             made = { error: result.issues.map((/** @type {{ message: string }} */ x) => x.message).join('; ') };
             perClass[cls]?.synthesisErrors.push(made.error ?? '');
           } else {
             const coverage = result.value.report.coverage ?? [];
             made = {
-              env: await createEnvironment(result.value.spec, { validateSeed: false }),
+              env: await createEnvironment(result.value.spec, { validateSeed: false }).catch((e) => {
+                perClass[cls]?.synthesisErrors.push(`the spec does not run: ${e instanceof Error ? e.message : String(e)}`);
+                return undefined;
+              }),
               standIns: new Set(coverage.filter((/** @type {{ works: boolean }} */ c) => !c.works).map((/** @type {{ tool: string }} */ c) => c.tool)),
             };
             const figures = /** @type {ClassFigures} */ (perClass[cls]);

@@ -37,9 +37,9 @@ export interface ToolAnalysis {
   /** The object noun is plural (`get_bills_for_customer`). */
   pluralNoun: boolean;
   params: ParamInfo[];
-  /** Declared read-only (MCP annotations, tau2 READ, VitaBench READ). */
+  /** Declared read-only: the document's hints or HTTP method say so (core's `toolAccess`). */
   readOnly: boolean;
-  /** Declared as writing (tau2/VitaBench WRITE, MCP destructive). */
+  /** Declared as writing: the document's hints or HTTP method say so (core's `toolAccess`). */
   writes: boolean;
   /** Set for tools that only think, log or hand over to a person. */
   noopKind?: 'think' | 'transfer';
@@ -65,7 +65,9 @@ export function analyzeTool(tool: ToolSpec): ToolAnalysis {
   if (cut > 0) before = before.slice(0, cut);
   const byWords = byIndex >= 0 ? w.slice(byIndex + 1).filter((x) => x !== 'and') : [];
   const returnsId = byIndex > 0 && (w[byIndex - 1] === 'id' || w[byIndex - 1] === 'ids');
-  const nounWords = before.filter((x) => !STOP_WORDS.has(x) && verbClassOf(x) === undefined);
+  const nonVerbs = before.filter((x) => !STOP_WORDS.has(x) && verbClassOf(x) === undefined);
+  // `upload_file`: when every other word is a verb too, those words name the object.
+  const nounWords = nonVerbs.length > 0 ? nonVerbs : before.filter((x) => !STOP_WORDS.has(x));
   const lastNoun = nounWords[nounWords.length - 1];
   const pluralNoun = lastNoun !== undefined && singularize(lastNoun) !== lastNoun;
 

@@ -147,7 +147,7 @@ class Builder {
       if (alternatives.length === 0) throw unsatisfiable(pointer, `no alternative of \`${key}\` admits a value`);
       const arb = alternatives.length === 1 ? (alternatives[0] as Arbitrary<JsonValue>) : fc.oneof(...alternatives);
       // A value must match exactly one `oneOf` branch (and both lists when a schema has both).
-      return oneOf && (oneOf.length > 1 || anyOf) ? bounded(arb, (v) => isValid(s, v)) : arb;
+      return oneOf && (oneOf.length > 1 || anyOf) ? bounded(fc.noBias(arb), (v) => isValid(s, v), 24) : arb;
     }
     const types = typesOf(s);
     if (types.length === 0) return this.any(depth);

@@ -213,12 +213,11 @@ describe('plain state values', () => {
         tool('turn_on_wifi', 'Turn on WiFi.'),
         tool('toggle_wifi', 'Toggle WiFi.'),
         tool('check_wifi_status', 'Check whether WiFi is on.'),
-        tool('login_device', 'Log in to the device.'),
       ],
     };
-    const r = synthesizeEnvironment(doc, { seed: 1, sampleState: { wifi: false, logged_in: false } });
+    const r = synthesizeEnvironment(doc, { seed: 1, sampleState: { wifi: false } });
     if (!r.ok) throw new Error('synthesis failed');
-    expect(r.value.report.values).toEqual(['wifi', 'logged_in']);
+    expect(r.value.report.values).toEqual(['wifi']);
     expect(r.value.report.unclassified).toEqual([]);
     const env = await createEnvironment(r.value.spec, { validateOutputs: true });
     try {
@@ -227,10 +226,94 @@ describe('plain state values', () => {
       expect(call('turn_on_wifi')).toEqual({ ok: true, output: true });
       expect(call('toggle_wifi')).toEqual({ ok: true, output: false });
       expect(call('check_wifi_status')).toEqual({ ok: true, output: false });
-      expect(call('login_device')).toEqual({ ok: true, output: true });
-      expect(s.state()).toEqual({ wifi: false, logged_in: true });
+      expect(s.state()).toEqual({ wifi: false });
     } finally {
       env.close();
     }
+  });
+});
+
+describe('open-world keyed records (invented documents)', () => {
+  const int = (description = ''): JsonSchemaObject => ({ type: 'integer', description });
+  const page: Record<string, JsonSchemaObject> = {
+    page: int(),
+    per_page: int(),
+    since: str(),
+    order: { type: 'string', enum: ['asc', 'desc'] },
+    state: { type: 'string', enum: ['open', 'closed'] },
+  };
+  const tools: ToolSpec[] = [
+    tool('get_widget', 'Get a widget.', { widget_id: int() }),
+    tool('create_widget', 'Create a widget.', { color: str(), size: int() }),
+    tool('update_widget', 'Change the color of a widget.', { widget_id: int(), color: str() }),
+    tool('delete_widget', 'Delete a widget.', { widget_id: int() }),
+    { ...tool('list_widgets', 'List widgets, a page at a time.', page), parameters: { type: 'object', properties: page, required: [] } },
+    tool('get_member', 'Get a member by username.', { username: str() }),
+    tool('create_member', 'Register a member.', { username: str(), nickname: str() }),
+    tool('delete_member', 'Remove a member.', { username: str() }),
+    tool('gadget_write', 'Create, update or delete a gadget.', {
+      method: { type: 'string', enum: ['create', 'update', 'delete'] },
+      gadget_id: str(),
+      label: str(),
+    }),
+    tool('get_gadget', 'Get a gadget.', { gadget_id: str() }),
+    tool('create_parts', 'Create several parts at once.', {
+      parts: { type: 'array', items: { type: 'object', properties: { part_name: str(), weight: { type: 'number' } }, required: ['part_name', 'weight'] } },
+    }),
+    tool('delete_parts', 'Delete several parts.', { part_ids: { type: 'array', items: str() } }),
+    tool('list_parts', 'List all parts.'),
+    tool('close_widget_session', 'Look at a widget without changing it.', { widget_id: int() }, { hints: { readOnly: true } }),
+  ];
+  const gadgetTool = tools[8] as ToolSpec;
+  gadgetTool.parameters = { ...gadgetTool.parameters, required: ['method'] };
+  const result = synthesizeEnvironment({ format: 'openai-chat', tools }, { seed: 3, size: 4 });
+  if (!result.ok) throw new Error('synthesis failed');
+  const { spec, report } = result.value;
+  const coverage = new Map((report.coverage ?? []).map((c) => [c.tool, c]));
+
+  it('passes the self-check on every tool', () => {
+    expect([...coverage.values()].filter((c) => !c.works)).toEqual([]);
+  });
+
+  it('keys records named by an integer id parameter by numbers', async () => {
+    const widgets = spec.seedState.widgets as Record<string, JsonObject>;
+    for (const [k, w] of Object.entries(widgets)) expect(String(w.widget_id)).toBe(k);
+    const env = await createEnvironment(spec);
+    try {
+      const s = env.createSession();
+      const first = Object.values(widgets)[0] as JsonObject;
+      expect(s.stepSync({ id: '1', name: 'get_widget', arguments: JSON.stringify({ widget_id: first.widget_id }) })).toEqual({ ok: true, output: first });
+      const made = s.stepSync({ id: '2', name: 'create_widget', arguments: JSON.stringify({ color: 'teal', size: 2 }) });
+      expect(made.ok && typeof (made.output as JsonObject).widget_id).toBe('number');
+    } finally {
+      env.close();
+    }
+  });
+
+  it('recognises a natural key from the identifying parameter of get/delete tools', () => {
+    const members = report.collections.find((c) => c.name === 'members');
+    expect(members?.keyField).toBe('username');
+    const keys = Object.entries(spec.seedState.members as Record<string, JsonObject>);
+    for (const [k, m] of keys) expect(m.username).toBe(k);
+  });
+
+  it('keeps request-only parameters out of the record schema', () => {
+    const fields = Object.keys(((spec.stateSchema.properties?.widgets as JsonSchemaObject).additionalProperties as JsonSchemaObject).properties ?? {});
+    for (const f of ['page', 'per_page', 'since', 'order', 'state']) expect(fields).not.toContain(f);
+  });
+
+  it('dispatches a method-switch tool per value, and batch tools once per element', () => {
+    expect(report.tools.find((t) => t.tool === 'gadget_write')?.pattern).toBe('switch');
+    const sw = spec.tools.find((t) => t.name === 'gadget_write')?.implementation as unknown as { params: { cases: Record<string, { pattern: string }> } };
+    expect(Object.fromEntries(Object.entries(sw.params.cases).map(([k, v]) => [k, v.pattern]))).toEqual({ create: 'create', update: 'update', delete: 'delete' });
+    expect(report.tools.find((t) => t.tool === 'create_parts')?.pattern).toBe('batch');
+    expect(report.tools.find((t) => t.tool === 'delete_parts')?.pattern).toBe('batch');
+    const fields = Object.keys(((spec.stateSchema.properties?.parts as JsonSchemaObject).additionalProperties as JsonSchemaObject).properties ?? {});
+    expect(fields).toEqual(expect.arrayContaining(['part_name', 'weight']));
+    expect(fields).not.toContain('parts');
+  });
+
+  it('reads a tool declared read-only, whatever its verb says', () => {
+    expect(report.tools.find((t) => t.tool === 'close_widget_session')?.pattern).toBe('lookup');
   });
 });

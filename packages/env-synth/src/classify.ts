@@ -41,6 +41,7 @@ interface Ref {
 }
 
 const SWITCH_PARAMS = /^(method|action|operation|mode|op)$/;
+const NATURAL_KEY_WORDS = /^(name|username|login|isbn|sku|email|slug|path|key)$/;
 const META_PARAMS = /^(limit|offset|page|page_size|per_page|max_results|top_k|top_n|n|count|sort|sort_by|order_by|order|direction|cursor|verbose|format|lang|language)$/;
 const LIMIT_PARAMS = /^(limit|max_results|top_k|top_n|page_size|n|count)$/;
 const KEYWORD_PARAMS = /^(keywords?|key_words?|query|q|search|search_term|text|term|terms)$/;
@@ -231,6 +232,7 @@ export class Classifier {
    * create runs once per element, with the element's fields as its arguments.
    */
   private batch(a: ToolAnalysis): Classification | undefined {
+    if (a.verbClass === 'delete') return this.batchOfIds(a);
     if (a.verbClass !== 'create') return undefined;
     const arrays = a.params.filter((p) => p.required && mainType(p.schema) === 'array');
     const list = arrays[0];
@@ -248,6 +250,30 @@ export class Classifier {
     const c = this.classifyOne(analyzeTool({ ...spec, parameters }));
     if (c.plan.pattern !== 'create') return undefined;
     return { plan: { pattern: 'batch', entity: c.plan.entity, batch: { param: list.name, items: 'record' }, each: c.plan } };
+  }
+
+  /**
+   * A delete whose one required parameter lists ids or natural keys (`part_ids`, `names`) and
+   * that names no single record: the delete runs once per element.
+   */
+  private batchOfIds(a: ToolAnalysis): Classification | undefined {
+    const lists = a.params.filter((p) => p.required && mainType(p.schema) === 'array' && ['string', 'integer', 'number'].includes(mainType(itemsOf(p.schema)) ?? ''));
+    const list = lists[0];
+    if (lists.length !== 1 || !list || a.params.some((p) => p.required && p !== list && p.ref && !p.ref.many)) return undefined;
+    const w = words(list.name);
+    const last = w[w.length - 1] ?? '';
+    if (!(list.ref?.many || NATURAL_KEY_WORDS.test(singularize(last)))) return undefined;
+    // `part_ids` → `part_id`; `names` → `name`.
+    const one = list.ref?.many && list.ref.noun ? `${list.ref.qualified}_${list.ref.suffix}` : [...w.slice(0, -1), singularize(last)].join('_');
+    const spec = this.subTool(a, `${a.verb ?? 'delete'}_${a.nounWords.join('_')}`, (name) => name !== list.name);
+    const parameters: JsonSchemaObject = {
+      type: 'object',
+      properties: { ...(spec.parameters.properties ?? {}), [one]: itemsOf(list.schema) },
+      required: [...(spec.parameters.required ?? []), one],
+    };
+    const c = this.classifyOne(analyzeTool({ ...spec, parameters }));
+    if (c.plan.pattern !== 'delete') return undefined;
+    return { plan: { pattern: 'batch', entity: c.plan.entity, batch: { param: list.name, items: 'id', as: c.plan.param }, each: c.plan } };
   }
 
   /** The tool renamed, keeping the parameters `keep` accepts. */
@@ -278,6 +304,11 @@ export class Classifier {
     }
     const nounC = resolveNoun(this.model, a.nounWords);
     const single = refs.filter((r): r is Ref & { res: { kind: 'collection'; c: CollectionModel } } => r.res.kind === 'collection' && !r.p.ref?.many);
+    // A bare `id` (an API body's own id) names a record of the collection the noun names.
+    const bareId = nounC && !single.some((r) => r.res.c === nounC) ? a.params.find((p) => p.name === 'id' || p.name === nounC.keyField) : undefined;
+    if (bareId && nounC && (vc === 'update' || vc === 'transition' || vc === 'delete' || vc === 'toggle' || vc === 'enable' || vc === 'disable')) {
+      single.unshift({ p: bareId, res: { kind: 'collection', c: nounC } });
+    }
     const target =
       single.find((r) => r.res.c === nounC) ??
       single.find((r) => a.nounWords.includes(r.res.c.entity)) ??
@@ -542,7 +573,8 @@ export class Classifier {
       schema: {},
     };
     if (c.keyField) plan.keyField = c.keyField;
-    if (c.idFormat) plan.idFormat = driverIdFormat(c.idFormat);
+    if (c.keyType === 'integer') plan.keyType = 'integer';
+    else if (c.idFormat) plan.idFormat = driverIdFormat(c.idFormat);
     const idParam = a.params.find((p) => p.name === c.idParam || (c.keyField !== undefined && p.name === c.keyField));
     if (idParam) plan.idParam = idParam.name;
     for (const r of refs) {
@@ -625,6 +657,11 @@ export class Classifier {
           else plan.value = vc === 'enable';
           return { plan };
         }
+      }
+      // `clear_memories`: a delete that names no record and asks for nothing empties the collection.
+      if (vc === 'delete' && nounC && !a.params.some((p) => p.required)) {
+        const plan: DeletePlan = { pattern: 'delete', entity: nounC.entity, collection: nounC.name, param: '', all: true, guards: [], refs: [], backrefs: [] };
+        return { plan };
       }
       const what = nounC ? `a record of ${nounC.name}` : `"${a.nounWords.join(' ')}"`;
       return this.fallback(a, `no parameter identifies ${what}`);

@@ -3,19 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonSchema, JsonValue, ToolSpec } from '@autoforge/core';
 import { canonicalJson } from '@autoforge/core';
 import { validatorFor } from './ajv.js';
-import { analyzeTool } from './analyze-tool.js';
-import { collectionConstraints, generateState, toolCollection } from './generate-state.js';
-import { inferEntities } from './infer-entities.js';
+import { aboutField, collectionConstraints, generateState, toolCollection } from './generate-state.js';
 import type { CollectionModel, StateModel } from './state-model.js';
 import { arbitraryDoc } from './test-arbitraries.js';
-import { loadToolDoc } from './test-support.js';
 
 const PLACEHOLDER = /^[A-Z][a-z]+ \d+$/;
-
-async function modelOf(file: string): Promise<StateModel> {
-  const doc = await loadToolDoc(file);
-  return inferEntities(doc.tools.map(analyzeTool));
-}
 
 function stateSchema(model: StateModel): JsonSchema {
   return {
@@ -45,27 +37,85 @@ function collection(partial: Partial<CollectionModel> & Pick<CollectionModel, 'n
   return { idParam: `${partial.entity}_id`, nested: [], origin: 'tools', ...partial };
 }
 
-describe('generateState', async () => {
-  const retail = await modelOf('tau-bench/retail/tools.json');
-  const ota = await modelOf('vitabench/ota/tools.json');
+// An invented shop: people, products, orders that reference both (also inside their items).
+const shop: StateModel = {
+  collections: [
+    collection({
+      name: 'customers',
+      entity: 'customer',
+      keyField: 'customer_id',
+      idFormat: { segments: [{ lit: 'C-' }, { chars: 'digit', min: 5, max: 5 }], from: 'examples' },
+      recordSchema: {
+        type: 'object',
+        properties: {
+          customer_id: { type: 'string' },
+          email: { type: 'string' },
+          first_name: { type: 'string' },
+          last_name: { type: 'string' },
+          phone: { type: 'string' },
+          address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' }, zip: { type: 'string' } }, required: ['street', 'city', 'zip'] },
+          zip: { type: 'string' },
+          tier: { type: 'string', enum: ['basic', 'gold'] },
+          orders: { type: 'array', items: { type: 'string' } },
+        },
+        required: ['customer_id', 'email', 'first_name', 'last_name', 'phone', 'address', 'zip', 'tier', 'orders'],
+      },
+    }),
+    collection({
+      name: 'products',
+      entity: 'product',
+      keyField: 'product_id',
+      recordSchema: {
+        type: 'object',
+        properties: { product_id: { type: 'string' }, name: { type: 'string' }, price: { type: 'number' }, stock: { type: 'integer' }, description: { type: 'string' } },
+        required: ['product_id', 'name', 'price', 'stock', 'description'],
+      },
+    }),
+    collection({
+      name: 'orders',
+      entity: 'order',
+      keyField: 'order_id',
+      recordSchema: {
+        type: 'object',
+        properties: {
+          order_id: { type: 'string' },
+          customer_id: { type: 'string' },
+          status: { type: 'string', enum: ['pending', 'delivered', 'cancelled'] },
+          items: { type: 'array', items: { type: 'object', properties: { product_id: { type: 'string' }, quantity: { type: 'integer' } }, required: ['product_id', 'quantity'] } },
+          placed_at: { type: 'string' },
+          cancel_reason: { type: 'string' },
+        },
+        required: ['order_id', 'customer_id', 'status', 'items', 'placed_at'],
+      },
+    }),
+  ],
+  values: { logged_in: { type: 'boolean' } },
+  relations: [
+    { from: 'customers', path: 'orders[]', to: 'orders', many: true },
+    { from: 'orders', path: 'customer_id', to: 'customers', many: false },
+    { from: 'orders', path: 'items[].product_id', to: 'products', many: false },
+  ],
+};
+
+describe('generateState', () => {
 
   test.prop([fc.integer(), fc.integer({ min: 1, max: 30 })], { numRuns: 15 })(
     'the state is schema-valid and every foreign key names an existing record',
     (seed, size) => {
-      for (const model of [retail, ota]) {
-        const state = generateState(model, { seed, size });
-        expect(errorsOf(stateSchema(model), state)).toBeUndefined();
-        for (const c of model.collections) expect(Object.keys(state[c.name] as JsonObject)).toHaveLength(size);
-        for (const rel of model.relations) {
-          const target = state[rel.to] as JsonObject;
-          for (const record of Object.values(state[rel.from] as Record<string, JsonObject>)) {
-            const field = rel.path.replace(/\[\]$/, '');
-            const value = record[field];
-            const ids = Array.isArray(value) ? value : [value];
-            for (const id of ids) expect(target).toHaveProperty([String(id)]);
-          }
-        }
+      const state = generateState(shop, { seed, size });
+      expect(errorsOf(stateSchema(shop), state)).toBeUndefined();
+      for (const c of shop.collections) expect(Object.keys(state[c.name] as JsonObject)).toHaveLength(size);
+      for (const k of Object.keys(state.customers as JsonObject)) expect(k).toMatch(/^C-\d{5}$/);
+      const ids = (collection: string, values: JsonValue[]): void => {
+        for (const id of values) expect(state[collection] as JsonObject).toHaveProperty([String(id)]);
+      };
+      for (const o of Object.values(state.orders as Record<string, JsonObject>)) {
+        ids('customers', [o.customer_id as JsonValue]);
+        ids('products', (o.items as JsonObject[]).map((i) => i.product_id as JsonValue));
+        expect(o).not.toHaveProperty('cancel_reason');
       }
+      for (const c of Object.values(state.customers as Record<string, JsonObject>)) ids('orders', c.orders as JsonValue[]);
+      expect(state.logged_in).toBe(false);
     },
   );
 
@@ -95,20 +145,28 @@ describe('generateState', async () => {
   );
 
   it('is a function of the model, the tools, the seed and the size', () => {
-    const a = canonicalJson(generateState(retail, { seed: 'x', size: 10 }));
-    expect(canonicalJson(generateState(retail, { seed: 'x', size: 10 }))).toBe(a);
-    expect(canonicalJson(generateState(retail, { seed: 'y', size: 10 }))).not.toBe(a);
+    const a = canonicalJson(generateState(shop, { seed: 'x', size: 10 }));
+    expect(canonicalJson(generateState(shop, { seed: 'x', size: 10 }))).toBe(a);
+    expect(canonicalJson(generateState(shop, { seed: 'y', size: 10 }))).not.toBe(a);
   });
 
   it('writes realistic values by field meaning, emails matching the names', () => {
-    const state = generateState(retail, { seed: 3, size: 5 });
-    const users = Object.values(state.users as Record<string, JsonObject>);
+    const state = generateState(shop, { seed: 3, size: 5 });
+    const users = Object.values(state.customers as Record<string, JsonObject>);
     for (const u of users) {
       const ascii = (s: JsonValue | undefined): string => String(s).normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase();
       expect(u.email).toBe(`${ascii(u.first_name)}.${ascii(u.last_name)}@example.com`);
       expect(u.first_name).toMatch(/^[A-Z][A-Za-z' -]+$/);
       expect(u.zip).toMatch(/^\d{5}$/);
+      expect(u.phone).toMatch(/^\(\d{3}\) \d{3}-\d{4}$/);
+      expect(u.tier).toMatch(/^(basic|gold)$/);
     }
+    for (const p of Object.values(state.products as Record<string, JsonObject>)) {
+      expect(p.price as number).toBeGreaterThanOrEqual(5);
+      expect(Math.abs((p.price as number) * 100 - Math.round((p.price as number) * 100))).toBeLessThan(1e-9);
+      expect((p.name as string).split(' ').length).toBeGreaterThanOrEqual(2);
+    }
+    for (const o of Object.values(state.orders as Record<string, JsonObject>)) expect(o.placed_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00Z$/);
     for (const s of strings(state)) expect(s).not.toMatch(PLACEHOLDER);
   });
 
@@ -131,7 +189,7 @@ describe('generateState', async () => {
       values: {},
       relations: [],
     };
-    const state = generateState(model, { seed: 2, size: 8, tools: [tool('getPetById', { petId: { type: 'integer', minimum: 1, maximum: 500 } })] });
+    const state = generateState(model, { seed: 2, size: 8, tools: [tool('read_animal', { petId: { type: 'integer', minimum: 1, maximum: 500 } })] });
     for (const [k, pet] of Object.entries(state.pets as Record<string, JsonObject>)) {
       expect(typeof pet.petId).toBe('number');
       expect(String(pet.petId)).toBe(k);
@@ -188,14 +246,23 @@ describe('toolCollection and collectionConstraints', () => {
 
   it('takes the longest entity the tool name spells, else the one its id parameter names', () => {
     expect(toolCollection(tool('update_order_item_status', {}), model)?.name).toBe('order_items');
-    expect(toolCollection(tool('cancel_order', {}), model)?.name).toBe('orders');
+    expect(toolCollection(tool('revoke_order', {}), model)?.name).toBe('orders');
     expect(toolCollection(tool('refund', { order_id: { type: 'string' } }), model)?.name).toBe('orders');
     expect(toolCollection(tool('refund', {}), model)).toBeUndefined();
   });
 
+  it('leaves out parameters that cannot be about the field: disjoint enums, lists of another shape', () => {
+    expect(aboutField({ enum: ['open', 'closed'] }, { enum: ['OPEN', 'CLOSED'] })).toBe(false);
+    expect(aboutField({ enum: ['open', 'closed'] }, { enum: ['closed'] })).toBe(true);
+    expect(aboutField({ type: 'array', items: { type: 'object' } }, { type: 'array', items: { type: 'string' } })).toBe(false);
+    expect(aboutField({ type: 'object' }, { type: 'array' })).toBe(false);
+    // A scalar type clash is the model's to fix, and stays visible.
+    expect(aboutField({ type: 'string' }, { type: 'integer' })).toBe(true);
+  });
+
   it('maps id parameters to keys and same-named parameters of the tool’s own collection to fields', () => {
     const c = collectionConstraints(model, [
-      tool('cancel_order', { order_id: { type: 'string', pattern: '^O\\d+$' }, status: { enum: ['cancelled'] } }),
+      tool('revoke_order', { order_id: { type: 'string', pattern: '^O\\d+$' }, status: { enum: ['cancelled'] } }),
       tool('update_order_item', { order_item_id: { type: 'string' }, order_id: { type: 'string', pattern: '^O\\d+$' } }),
     ]);
     expect(c.get('orders')?.key).toHaveLength(2);

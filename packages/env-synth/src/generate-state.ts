@@ -1,5 +1,5 @@
 import type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue, Rng, Seed, ToolSpec } from '@autoforge/core';
-import { createRng, isJsonObject } from '@autoforge/core';
+import { canonicalJson, createRng, isJsonObject } from '@autoforge/core';
 import type { IdFormat } from './id-format.js';
 import { defaultIdFormat, generateId, idFormatFromPattern } from './id-format.js';
 import { idReference, singularize, words } from './naming.js';
@@ -67,7 +67,9 @@ export function toolCollection(tool: Pick<ToolSpec, 'name' | 'parameters'>, mode
 function isKeyParam(param: string, c: CollectionModel, model: StateModel, own: boolean): boolean {
   const n = snakeOf(param);
   if (n === c.idParam || (c.keyField !== undefined && c.keyField !== 'id' && n === snakeOf(c.keyField))) return true;
-  if (own && (n === 'id' || n === `${c.entity}_id`)) return true;
+  // A bare `id` names the record only where records have no other key (not `username`-keyed users).
+  const keyedById = c.keyField === undefined || c.keyField === 'id' || c.keyField === `${c.entity}_id`;
+  if (own && keyedById && (n === 'id' || n === `${c.entity}_id`)) return true;
   const ref = idReference(n);
   return ref !== undefined && !ref.many && collectionForName(model, n) === c && ref.qualified === ref.noun;
 }
@@ -75,7 +77,8 @@ function isKeyParam(param: string, c: CollectionModel, model: StateModel, own: b
 /**
  * Which tool parameter schemas constrain which records: a parameter that names a record of a
  * collection constrains its keys; a parameter of a tool working on a collection (see
- * {@link toolCollection}) that has a record field's name constrains that field.
+ * {@link toolCollection}) that has a record field's name constrains that field, unless it
+ * cannot be about it (see {@link aboutField}).
  */
 export function collectionConstraints(model: StateModel, tools: readonly Pick<ToolSpec, 'name' | 'parameters'>[]): Map<string, CollectionConstraints> {
   const out = new Map<string, CollectionConstraints>();
@@ -93,12 +96,40 @@ export function collectionConstraints(model: StateModel, tools: readonly Pick<To
         if (c !== own) continue;
         const fields = propsOf(c.recordSchema);
         const field = p in fields ? p : snakeOf(p) in fields ? snakeOf(p) : undefined;
-        if (field === undefined || field === c.keyField) continue;
+        if (field === undefined || field === c.keyField || !aboutField(fields[field] as JsonSchema, schema)) continue;
         (entry.fields[field] ??= []).push(schema);
       }
     }
   }
   return out;
+}
+
+function enumValues(s: JsonSchema | undefined): JsonValue[] | undefined {
+  return typeof s === 'object' && Array.isArray(nonNull(s).enum) ? nonNull(s).enum : undefined;
+}
+
+/**
+ * False when a same-named parameter cannot be about the field: a filter with its own
+ * vocabulary (`state: OPEN|CLOSED` against records' `open|closed`), a list of strings against a
+ * list of objects, an object against a list. Scalar type clashes (`petId: integer` against a
+ * string field) are kept: those are the model's to fix, and show in the checks.
+ */
+export function aboutField(field: JsonSchema, param: JsonSchema): boolean {
+  const a = enumValues(field);
+  const b = enumValues(param);
+  if (a && b && !a.some((v) => b.some((w) => canonicalJson(v) === canonicalJson(w)))) return false;
+  const structural = (s: JsonSchema | undefined): string | undefined => {
+    const t = mainType(s);
+    return t === 'object' || t === 'array' ? t : t === undefined ? undefined : 'scalar';
+  };
+  const [ta, tb] = [structural(field), structural(param)];
+  if (ta !== undefined && tb !== undefined && ta !== tb) return false;
+  if (ta === 'array' && tb === 'array') {
+    const ia = typeof field === 'object' ? nonNull(field).items : undefined;
+    const ib = typeof param === 'object' ? nonNull(param).items : undefined;
+    if (ia !== undefined && ib !== undefined) return aboutField(ia, ib);
+  }
+  return true;
 }
 
 function pad(n: number, width: number): string {

@@ -10,8 +10,9 @@ import type { CollectionModel, Relation, StateModel } from './state-model.js';
 const NOT_FIELDS =
   /^(limit|offset|page|page_size|per_page|max_results|top_k|top_n|sort|sort_by|order_by|order|direction|cursor|after|before|since|until|fields|verbose|format|keywords?|key_words?|query|q|search|search_term|text|term|terms|reason|confirm|confirmation|password)$/;
 const LIST_FILTERS = /^(state|status)$/;
+const SWITCH_PARAMS = /^(method|action|operation|mode|op)$/;
 /** Parameter names that are natural keys of records when a get/update/delete tool identifies a record by them. */
-const NATURAL_KEYS = /^(username|user_name|login|isbn|sku|card_number|email|slug|path|name)$/;
+const NATURAL_KEYS = /^(username|user_name|login|isbn|sku|card_number|email|slug|path|name|key)$/;
 const RANGE = /^(min|max|from|to|start|end)_|_(min|max|from|to|start|end)$/;
 const VAGUE_NOUNS = new Set(['nearby', 'all', 'current', 'latest', 'earliest', 'available', 'info', 'status', 'result', 'results', 'detail', 'item']);
 const PENDING_VERBS = new Set(['pay', 'confirm', 'approve', 'ship', 'deliver', 'complete', 'accept', 'reject', 'dispatch']);
@@ -23,6 +24,8 @@ interface Draft {
   keyInteger?: boolean;
   /** The key is a natural key (`username`), not a synthetic id. */
   natural?: boolean;
+  /** The key parameter as the document spells it (`petId`). */
+  keyName?: string;
   examples: string[];
   fields: Map<string, JsonSchema>;
   required: Set<string>;
@@ -68,8 +71,12 @@ function toolEntity(a: ToolAnalysis, known: ReadonlySet<string>): string | undef
 function addField(d: Draft, p: ParamInfo, required: boolean, list = false): void {
   const name = words(p.name).join('_');
   if (NOT_FIELDS.test(name) || RANGE.test(name) || name === d.keyParam || (list && LIST_FILTERS.test(name))) return;
-  if (!d.fields.has(name)) d.fields.set(name, fieldSchema(p.schema));
-  if (required) d.required.add(name);
+  // A method switch (`method: create|update|delete`) picks the operation; it is no field.
+  if (SWITCH_PARAMS.test(name) && (p.schema.enum?.length ?? 0) > 0) return;
+  // Fields keep the document's spelling (`photoUrls`); one field per name up to case style.
+  const existing = [...d.fields.keys()].find((k) => words(k).join('_') === name);
+  if (existing === undefined) d.fields.set(p.name, fieldSchema(p.schema));
+  if (required) d.required.add(existing ?? p.name);
 }
 
 function fieldSchema(schema: JsonSchemaObject): JsonSchema {
@@ -117,6 +124,7 @@ export function inferEntities(analyses: readonly ToolAnalysis[]): StateModel {
         const name = words(p.name).join('_');
         if (!d.keyParam || (ref.suffix === 'id' && !d.keyParam.endsWith('_id'))) {
           d.keyParam = name;
+          d.keyName = p.name;
           d.keyInteger = wholeNumber(p.schema);
         } else if (d.keyParam === name && wholeNumber(p.schema)) d.keyInteger = true;
         d.examples.push(...p.examples);
@@ -133,6 +141,7 @@ export function inferEntities(analyses: readonly ToolAnalysis[]): StateModel {
     const d = draftFor(drafts, singularize(last));
     if (d.keyParam === undefined || d.natural) {
       d.keyParam = words(key.name).join('_');
+      d.keyName = key.name;
       d.natural = true;
       d.keyInteger = false;
     }
@@ -196,21 +205,34 @@ export function inferEntities(analyses: readonly ToolAnalysis[]): StateModel {
     if (typeof out === 'object' && (a.verbClass === 'lookup' || a.verbClass === 'create')) {
       const o = nonNull(out);
       const props = o.type === 'array' ? (typeof o.items === 'object' ? nonNull(o.items).properties : undefined) : o.properties;
-      for (const [k, v] of Object.entries(props ?? {})) if (!d.fields.has(k)) d.fields.set(k, fieldSchema(nonNull(v)));
+      for (const [k, v] of Object.entries(props ?? {})) {
+        const snake = words(k).join('_');
+        if (snake !== d.keyParam && ![...d.fields.keys()].some((f) => words(f).join('_') === snake)) d.fields.set(k, fieldSchema(nonNull(v)));
+      }
     }
   }
 
   const collections: CollectionModel[] = [];
   const byEntity = new Map<string, string>();
   for (const d of drafts.values()) byEntity.set(d.entity, pluralize(d.entity));
+  // A record that carries a plain `id` (an API's body) keeps its key there; the tools' `petId`
+  // parameter names it. Its type decides whether keys are numbers.
+  const ownIdOf = (d: Draft): boolean => d.fields.has('id') && d.keyParam !== undefined && idReference(d.keyParam)?.noun === d.entity;
+  for (const d of drafts.values()) {
+    const idSchema = ownIdOf(d) ? d.fields.get('id') : undefined;
+    if (typeof idSchema === 'object' && (idSchema.type === 'integer' || idSchema.type === 'number')) d.keyInteger = true;
+  }
+  const integerKeyed = new Set([...drafts.values()].filter((d) => d.keyInteger).map((d) => d.entity));
   for (const d of [...drafts.values()].sort((x, y) => (x.entity < y.entity ? -1 : x.entity > y.entity ? 1 : 0))) {
-    const keyField = d.keyParam ?? `${d.entity}_id`;
+    const idParam = d.keyParam ?? `${d.entity}_id`;
+    const keyField = ownIdOf(d) ? 'id' : (d.keyName ?? idParam);
     const properties: Record<string, JsonSchema> = { [keyField]: { type: d.keyInteger ? 'integer' : 'string' } };
     const required = [keyField];
     for (const [name, schema] of d.fields) {
-      if (name === keyField) continue;
+      if (name === keyField || words(name).join('_') === idParam) continue;
       const ref = idReference(name);
-      properties[name] = ref && byEntity.has(ref.noun) ? (ref.many ? { type: 'array', items: { type: 'string' } } : { type: 'string' }) : schema;
+      const refType = { type: integerKeyed.has(ref?.noun ?? '') ? 'integer' : 'string' } as const;
+      properties[name] = ref && byEntity.has(ref.noun) ? (ref.many ? { type: 'array', items: refType } : refType) : schema;
       required.push(name);
     }
     if (d.transitions.length > 0 || d.statusValues.length > 0) {
@@ -228,7 +250,7 @@ export function inferEntities(analyses: readonly ToolAnalysis[]): StateModel {
       name: pluralize(d.entity),
       entity: d.entity,
       keyField,
-      idParam: keyField,
+      idParam,
       recordSchema: { type: 'object', properties, required, additionalProperties: false },
       nested: [],
       origin: 'tools',

@@ -49,7 +49,9 @@ export function outputSchemaFor(plan: ToolPlan, model: StateModel): JsonSchema {
       return { type: 'array', items: r };
     }
     case 'create':
+      return record(plan.collection);
     case 'delete':
+      if (plan.all) return { type: 'object', properties: { deleted: { type: 'integer' } }, required: ['deleted'] };
       return record(plan.collection);
     case 'update':
     case 'transition':

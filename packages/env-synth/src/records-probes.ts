@@ -628,6 +628,16 @@ function updateProbes(b: Builder, readers: Map<string, Reader[]>, tool: Environm
 function deleteProbes(b: Builder, readers: Map<string, Reader[]>, tool: EnvironmentTool, p: DeletePlan, extra: JsonObject): Probe[] | string {
   const records = b.records(p.collection);
   if (records.length === 0) return `the seed state has no ${p.collection}`;
+  if (p.all) {
+    const args = b.argsOf(tool).complete({ ...extra });
+    if (!args) return 'no valid arguments';
+    const probe: Probe = { args, changes: true, outputContains: [`"deleted":${records.length}`] };
+    const first = records[0] as [string, JsonObject];
+    const needle = recordNeedle(first[1], b.keyField(p.collection), first[0]);
+    const then = needle ? followUp(b, readers, p.collection, undefined, records.length, 'lacks', [needle]) : undefined;
+    if (then) probe.then = then;
+    return [probe];
+  }
   for (const [id, rec] of records.slice(0, MAX_TRIES)) {
     if (!guardsHold(rec, p.guards)) continue;
     const args = targetArgs(b, tool, p, id, rec, extra);

@@ -14,18 +14,18 @@ interface Figures {
   overall: { calls: Count; entries: Count & { strict: number } };
 }
 
-/** Matching calls and entries per class, at least (of 1142 calls and 200 entries in all). */
+/** Matching calls and entries per class, at least (of 1142 calls and 200 entries in all), measured 2026-12-01. */
 const FLOORS: Record<string, { calls: number; entries: number }> = {
-  GorillaFileSystem: { calls: 0, entries: 0 },
-  MathAPI: { calls: 0, entries: 0 },
-  MessageAPI: { calls: 0, entries: 0 },
-  TwitterAPI: { calls: 0, entries: 0 },
-  TicketAPI: { calls: 0, entries: 0 },
-  TradingBot: { calls: 0, entries: 0 },
-  TravelAPI: { calls: 0, entries: 0 },
-  VehicleControlAPI: { calls: 0, entries: 0 },
+  GorillaFileSystem: { calls: 183, entries: 48 },
+  MathAPI: { calls: 14, entries: 25 },
+  MessageAPI: { calls: 27, entries: 12 },
+  TwitterAPI: { calls: 63, entries: 36 },
+  TicketAPI: { calls: 45, entries: 24 },
+  TradingBot: { calls: 22, entries: 6 },
+  TravelAPI: { calls: 1, entries: 15 },
+  VehicleControlAPI: { calls: 137, entries: 6 },
 };
-const OVERALL_FLOOR = { calls: 0, entries: 0 };
+const OVERALL_FLOOR = { calls: 492, entries: 61 };
 
 describe('the yardstick rules', () => {
   it('a real output matches when each of its scalar leaves occurs among ours', () => {

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonSchema, JsonValue, ToolDoc } from '@autoforge/core';
 import { canonicalJson } from '@autoforge/core';
 import { parseToolDocFile } from '@autoforge/tooldoc-parser';
+import fc from 'fast-check';
 import { createAjv } from '../src/ajv.js';
+import { arbitraryFromSchema } from '../src/arbitrary-from-schema.js';
 import { collectionConstraints, generateState } from '../src/generate-state.js';
 import { inferStateModel } from '../src/infer-entities.js';
 import { synthesizeEnvironment } from '../src/synthesize-environment.js';
@@ -17,6 +19,7 @@ const REALWORLD = join(SHARED, 'realworld');
 const BFCL = join(SHARED, 'benchmarks/bfcl/data/multi_turn_func_doc');
 const PLACEHOLDER = /^[A-Z][a-z]+ \d+$/;
 
+const BENCHMARK_TOOLS = ['tau-bench/retail/tools.json', 'tau-bench/airline/tools.json', 'vitabench/ota/tools.json'].map((f) => join(SHARED, 'benchmarks', f));
 const files = [
   ...readdirSync(REALWORLD)
     .filter((f) => !f.endsWith('.md'))
@@ -86,10 +89,45 @@ describe.each(files.map((f) => [f.slice(SHARED.length + 1), f]))('%s', (_name, f
     for (const s of strings(state)) expect(s).not.toMatch(PLACEHOLDER);
   });
 
+  it('generates arguments that validate against every tool’s parameter schema', async () => {
+    const doc = await load(file);
+    for (const tool of doc.tools) {
+      const validate = ajv.compile(tool.parameters);
+      for (const args of fc.sample(arbitraryFromSchema(tool.parameters), { seed: 7, numRuns: 25 })) {
+        expect(validate(args), `${tool.name} ${JSON.stringify(args)}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      }
+    }
+  });
+
   it('is byte-identical for the same seed', async () => {
     const doc = await load(file);
     const model = inferStateModel(doc);
     const a = canonicalJson(generateState(model, { seed: 3, size: 5, tools: doc.tools }));
     expect(canonicalJson(generateState(model, { seed: 3, size: 5, tools: doc.tools }))).toBe(a);
+  });
+});
+
+// The benchmark tool files (no sample state): seeded states keep their references.
+describe.each(BENCHMARK_TOOLS.map((f) => [f.slice(SHARED.length + 1), f]))('%s', (_name, file) => {
+  it('generates a schema-valid state whose every foreign key names an existing record', async () => {
+    const doc = await load(file);
+    const model = inferStateModel(doc);
+    for (const seed of [1, 2, 3]) {
+      const state = generateState(model, { seed, size: 12, tools: doc.tools });
+      const schema: JsonSchema = {
+        type: 'object',
+        properties: Object.fromEntries(model.collections.map((c) => [c.name, { type: 'object', additionalProperties: c.recordSchema }])),
+      };
+      expect(errorsOf(schema, state)).toBeUndefined();
+      for (const rel of model.relations) {
+        const target = state[rel.to] as JsonObject;
+        for (const record of Object.values(state[rel.from] as Record<string, JsonObject>)) {
+          const value = record[rel.path.replace(/\[\]$/, '')];
+          if (value === undefined || rel.path.includes('.')) continue;
+          for (const id of Array.isArray(value) ? value : [value]) expect(target).toHaveProperty([String(id)]);
+        }
+      }
+      expect(strings(state).filter((v) => PLACEHOLDER.test(v))).toEqual([]);
+    }
   });
 });

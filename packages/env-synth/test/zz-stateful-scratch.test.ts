@@ -39,3 +39,16 @@ describe('scratch', () => {
     require('node:fs').writeFileSync(`/tmp/sf/${name}.spec.json`, JSON.stringify(r.value.spec, null, 1));
   });
 });
+import { analyzeTool } from '../src/analyze-tool.js';
+import { settingsFamily } from '../src/families/settings.js';
+describe('debug', () => {
+  it('release probe', async () => {
+    const parsed = await parseToolDocFile(join(SHARED, DOCS[3]![0]));
+    if (!parsed.ok) throw new Error('parse');
+    const analyses = parsed.value.tools.map(analyzeTool);
+    const input = { toolDoc: parsed.value, analyses, allAnalyses: analyses, takenKeys: new Set<string>(), seed: 0, size: 5 };
+    const claim = settingsFamily.match(input)!;
+    const plan = settingsFamily.plan(claim, input);
+    for (const n of ['pressBrakePedal', 'releaseBrakePedal']) console.log('DBG', n, JSON.stringify(plan.tools[n]?.implementation.params), JSON.stringify(plan.tools[n]?.probes));
+  });
+});

@@ -38,6 +38,8 @@ export interface CalculatorParams {
   digitsMode?: 'significant' | 'decimals';
   /** Standard deviation and variance of a sample (n − 1) instead of the population. */
   sample?: boolean;
+  /** convert: units fixed by the tool (`gallon_to_liter`), used when `inputs.from`/`inputs.to` are absent. */
+  units?: { from: string; to: string };
   /** The output's property (`result`); absent: `{ result }`. */
   resultKey?: string;
 }
@@ -284,8 +286,8 @@ function compute(p: CalculatorParams, args: JsonObject): number {
       return Math.ceil(num(args, i.x, 'number'));
     case 'convert': {
       const x = num(args, i.x, 'value');
-      const fromName = i.from === undefined ? undefined : args[i.from];
-      const toName = i.to === undefined ? undefined : args[i.to];
+      const fromName = i.from === undefined ? p.units?.from : args[i.from];
+      const toName = i.to === undefined ? p.units?.to : args[i.to];
       if (typeof fromName !== 'string' || typeof toName !== 'string') throw new Error('Give the unit to convert from and the unit to convert to.');
       const from = unitOf(fromName);
       const to = unitOf(toName);

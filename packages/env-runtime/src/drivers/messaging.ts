@@ -67,6 +67,8 @@ export interface MessagingParams {
   args: { receiver?: string; text?: string; keyword?: string; name?: string; user?: string; messageId?: string };
   /** Refuse the call when nobody is logged in. */
   requireLogin: boolean;
+  /** A failed login answers its status false (as the tool's output schema describes) instead of an error. */
+  softFail: boolean;
   /** The output: JSON where `{"$": fact}` is a fact and `{"$each": fact, "item": template}` maps a list. */
   output: JsonValue;
 }
@@ -239,7 +241,10 @@ function compileMessaging(p: MessagingParams): NativeTool {
       case 'login': {
         const given = stringArg(args, p.args.user, 'user');
         const user = users(ctx, p.users).find((u) => u.id === given || u.name === given);
-        if (user === undefined) throw new Error(`User '${given}' not found.`);
+        if (user === undefined) {
+          if (p.softFail) return out({ ok: true, status: false, note: `User '${given}' not found.` });
+          throw new Error(`User '${given}' not found.`);
+        }
         if (p.current === undefined) throw new Error('this environment keeps no current user');
         writePath(ctx, p.current, user.id);
         return out({ ok: true, status: true, user_id: user.id, name: user.name, note: `User '${given}' logged in successfully.` });
@@ -271,9 +276,11 @@ function compileMessaging(p: MessagingParams): NativeTool {
         if (list.some((u) => u.name === name)) throw new Error(`User name '${name}' already exists.`);
         const count = p.users.countKey !== undefined ? ctx.db.read(p.users.countKey) : undefined;
         const numbers = list.map((u) => (u.id.startsWith(p.users.idPrefix) ? Number(u.id.slice(p.users.idPrefix.length)) : NaN)).filter(Number.isFinite);
-        const n = (typeof count === 'number' ? count : Math.max(0, ...numbers)) + 1;
-        const id = `${p.users.idPrefix}${String(n).padStart(p.users.idWidth, '0')}`;
-        if (list.some((u) => u.id === id)) throw new Error(`User ID '${id}' already exists.`);
+        // The next number after the count (or the largest id); one already taken is skipped.
+        let n = (typeof count === 'number' ? count : Math.max(0, ...numbers)) + 1;
+        const format = (k: number): string => `${p.users.idPrefix}${String(k).padStart(p.users.idWidth, '0')}`;
+        while (list.some((u) => u.id === format(n))) n++;
+        const id = format(n);
         const v = ctx.db.read(p.users.key);
         if (p.users.shape === 'name-to-id') ctx.db.write(p.users.key, { ...(isJsonObject(v) ? v : {}), [name]: id });
         else ctx.db.write(p.users.key, [...(Array.isArray(v) ? v : []), { [p.users.idField]: id, [p.users.nameField]: name }]);
@@ -409,6 +416,7 @@ export const messagingDriver = defineDriver<MessagingParams>({
       idDigits: typeof params.idDigits === 'number' && params.idDigits >= 1 && params.idDigits <= 12 ? params.idDigits : 5,
       args,
       requireLogin: params.requireLogin === true,
+      softFail: params.softFail === true,
       output: params.output ?? null,
     };
     if (Array.isArray(params.current) && params.current.every((x) => typeof x === 'string') && params.current.length > 0) out.current = params.current as string[];

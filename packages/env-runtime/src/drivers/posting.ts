@@ -65,6 +65,10 @@ export interface PostingParams {
   args: { text?: string; tags?: string; mentions?: string; post?: string; user?: string; keyword?: string; password?: string; usernames?: string };
   /** Refuse the call while not logged in. */
   requireLogin: boolean;
+  /** A failed login answers its status false (as the tool's output schema describes) instead of an error. */
+  softFail: boolean;
+  /** The past participle of the share verb, for the notes (`reposted`). Default `shared`. */
+  sharePast?: string;
   /** The output: JSON where `{"$": fact}` is a fact and `{"$each": fact, "item": template}` maps a list. */
   output: JsonValue;
 }
@@ -178,7 +182,10 @@ function compilePosting(p: PostingParams): NativeTool {
         const expected = readPath(ctx, p.author);
         const password = readPath(ctx, p.password);
         const given = p.args.password === undefined ? undefined : args[p.args.password];
-        if (user !== expected || (password !== undefined && given !== password)) throw new Error('Authentication failed: wrong username or password.');
+        if (user !== expected || (password !== undefined && given !== password)) {
+          if (p.softFail) return out({ ok: true, status: false, author: user, note: 'Authentication failed: wrong username or password.' });
+          throw new Error('Authentication failed: wrong username or password.');
+        }
         if (p.session !== undefined) writePath(ctx, p.session, true);
         return out({ ok: true, status: true, author: user, note: `User '${user}' logged in successfully.` });
       }
@@ -272,10 +279,11 @@ function compilePosting(p: PostingParams): NativeTool {
         const me = username(ctx);
         const id = post.record[p.posts.idField] ?? post.key;
         const mine = sharesOf(ctx, me);
-        if (mine.some((x) => String(x) === String(id))) return out({ ok: true, status: false, changed: false, note: 'Already shared' });
+        const past = p.sharePast ?? 'shared';
+        if (mine.some((x) => String(x) === String(id))) return out({ ok: true, status: false, changed: false, note: `Already ${past}` });
         const v = ctx.db.read(p.sharesKey);
         ctx.db.write(p.sharesKey, { ...(isJsonObject(v) ? v : {}), [me]: [...mine, id] });
-        return out({ ok: true, status: true, changed: true, note: 'Successfully shared' });
+        return out({ ok: true, status: true, changed: true, note: `Successfully ${past}` });
       }
       case 'mention': {
         needLogin(ctx);
@@ -366,7 +374,8 @@ export const postingDriver = defineDriver<PostingParams>({
     const a = isJsonObject(params.args) ? params.args : {};
     const args: PostingParams['args'] = {};
     for (const k of ['text', 'tags', 'mentions', 'post', 'user', 'keyword', 'password', 'usernames'] as const) if (typeof a[k] === 'string') args[k] = a[k];
-    const out: PostingParams = { op: op as PostingOp, posts, author, args, requireLogin: params.requireLogin === true, output: params.output ?? null };
+    const out: PostingParams = { op: op as PostingOp, posts, author, args, requireLogin: params.requireLogin === true, softFail: params.softFail === true, output: params.output ?? null };
+    if (typeof params.sharePast === 'string') out.sharePast = params.sharePast;
     const password = path(params.password, '/password');
     if (password !== undefined) out.password = password;
     const session = path(params.session, '/session');

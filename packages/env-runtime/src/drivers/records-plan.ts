@@ -162,7 +162,10 @@ export interface UpdatePlan extends PlanBase {
 export interface DeletePlan extends PlanBase {
   pattern: 'delete';
   collection: string;
+  /** The parameter naming the record (empty with `all`). */
   param: string;
+  /** Deletes every record of the collection (`clear_…`); answers `{ deleted: n }`. */
+  all?: boolean;
   guards: { path: string[]; oneOf?: string[]; not?: string }[];
   refs: RefCheck[];
   backrefs: { collection: string; fkField: string; field: string }[];

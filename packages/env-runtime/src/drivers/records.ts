@@ -478,6 +478,11 @@ function runUpdate(P: UpdatePlan, args: Args, ctx: ToolContext): JsonValue {
 }
 
 function runDelete(P: DeletePlan, args: Args, ctx: ToolContext): JsonValue {
+  if (P.all) {
+    const ids = ctx.db.ids(P.collection);
+    for (const id of ids) ctx.db.delete(P.collection, id);
+    return { deleted: ids.length };
+  }
   const id = keyText(args[P.param] ?? null);
   const record = requireRecord(ctx, P.collection, args[P.param], P.entity);
   checkRefs(ctx, P.refs, args, record, id);

@@ -29,7 +29,9 @@ export type OutputSource =
   /** The source of the case named by the argument's value; no case: the property is left out. */
   | { pick: string; cases: Record<string, Record<string, OutputSource>> }
   /** A value the driver computed (`ok`, `message`, `user`, `token`, `balance`, …). */
-  | { fact: string };
+  | { fact: string }
+  /** Text with `{argument}` placeholders replaced by the arguments' values. */
+  | { template: string };
 
 /** A check; `arg` compares an argument, `path` a state value (`all` for every entry of an object). */
 export interface SettingCheck {
@@ -148,6 +150,12 @@ export function evalSource(source: OutputSource, ctx: ToolContext, args: JsonObj
     const v = argValue(args, source.pick, tool);
     const c = v === undefined ? undefined : source.cases[String(v)];
     return c === undefined ? undefined : buildOutput(c, ctx, args, tool, facts);
+  }
+  if ('template' in source) {
+    return source.template.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, name: string) => {
+      const v = argValue(args, name, tool);
+      return v === undefined ? whole : typeof v === 'string' ? v : JSON.stringify(v);
+    });
   }
   return facts[source.fact];
 }

@@ -1,5 +1,6 @@
 import type { JsonObject, JsonSchemaObject, JsonValue } from '@autoforge/core';
 import type { ToolAnalysis } from '../analyze-tool.js';
+import { singularize } from '../naming.js';
 import { itemsOf, mainType, nonNull } from '../schema-utils.js';
 import type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe } from './family.js';
 
@@ -74,7 +75,7 @@ const WRITING = new Set(['create', 'update', 'delete', 'transition', 'enable', '
 /** What the description of a one-number operation must mention (a `floor` of a building is not one). */
 const UNARY_SAYS: Partial<Record<Op, RegExp>> = {
   sqrt: /square root|sqrt/i,
-  log: /logarithm|\blog\b|\bln\b/i,
+  log: /logarithm|\bln\b|\blog\s+(base|of)\b/i,
   exp: /exponential|\be\b|euler/i,
   abs: /absolute/i,
   factorial: /factorial/i,
@@ -101,7 +102,37 @@ function isNumberList(s: JsonSchemaObject): boolean {
   return mainType(s) === 'array' && isNumber(itemsOf(s));
 }
 
+/**
+ * Units a tool's own name may fix (`gallon_to_liter`), by dimension, in its base unit (international
+ * definitions, as the driver has them), so the self-check knows the answer.
+ */
+const NAMED_UNITS: Record<string, [string, number]> = {
+  meter: ['length', 1], metre: ['length', 1], kilometer: ['length', 1e3], kilometre: ['length', 1e3], km: ['length', 1e3],
+  centimeter: ['length', 1e-2], cm: ['length', 1e-2], millimeter: ['length', 1e-3], mm: ['length', 1e-3],
+  mile: ['length', 1609.344], foot: ['length', 0.3048], feet: ['length', 0.3048], inch: ['length', 0.0254], yard: ['length', 0.9144],
+  gram: ['mass', 1], kilogram: ['mass', 1e3], kg: ['mass', 1e3], pound: ['mass', 453.59237], ounce: ['mass', 28.349523125],
+  tonne: ['mass', 1e6], stone: ['mass', 6350.29318],
+  liter: ['volume', 1], litre: ['volume', 1], milliliter: ['volume', 1e-3], ml: ['volume', 1e-3], gallon: ['volume', 3.785411784],
+  quart: ['volume', 0.946352946], pint: ['volume', 0.473176473], cup: ['volume', 0.2365882365],
+  second: ['time', 1], minute: ['time', 60], hour: ['time', 3600], day: ['time', 86400], week: ['time', 604800],
+};
+
+/** `<unit>_to_<unit>`: the two units a conversion tool's name fixes. */
+function namedUnits(a: ToolAnalysis): { from: string; to: string } | undefined {
+  const w = a.words;
+  const at = w.indexOf('to');
+  if (at < 1 || at !== w.lastIndexOf('to')) return undefined;
+  const from = w[at - 1] as string;
+  const to = w[at + 1];
+  if (to === undefined) return undefined;
+  const [a1, b1] = [singularize(from), singularize(to)];
+  const [ua, ub] = [NAMED_UNITS[a1], NAMED_UNITS[b1]];
+  if (ua === undefined || ub === undefined || ua[0] !== ub[0]) return undefined;
+  return { from: a1, to: b1 };
+}
+
 interface Roles {
+  units?: { from: string; to: string };
   op: Op;
   inputs: Record<string, string>;
   digitsMode?: 'significant' | 'decimals';
@@ -110,7 +141,8 @@ interface Roles {
 
 /** Binds an operation's inputs to the tool's parameters, or undefined when they do not fit. */
 function rolesOf(a: ToolAnalysis): Roles | undefined {
-  const op = opOf(a);
+  const units = namedUnits(a);
+  const op = units !== undefined ? 'convert' : opOf(a);
   if (op === undefined) return undefined;
   const params = a.params;
   if (params.length === 0 || params.some((p) => p.ref !== undefined)) return undefined;
@@ -124,7 +156,13 @@ function rolesOf(a: ToolAnalysis): Roles | undefined {
   if (digits !== undefined) roles.digitsMode = /decimal|places/.test(digits.name) ? 'decimals' : 'significant';
   const used = new Set<string>(digits !== undefined ? [digits.name] : []);
 
-  if (op === 'convert') {
+  if (op === 'convert' && units !== undefined) {
+    const value = nums[0];
+    if (value === undefined || nums.length !== 1) return undefined;
+    inputs.x = value.name;
+    roles.units = units;
+    used.add(value.name);
+  } else if (op === 'convert') {
     const from = strings.find((p) => FROM.test(p.name));
     const to = strings.find((p) => TO.test(p.name));
     const value = nums[0];
@@ -144,7 +182,7 @@ function rolesOf(a: ToolAnalysis): Roles | undefined {
     used.add(x.name).add(y.name);
   } else if (UNARY_OPS.has(op)) {
     const says = UNARY_SAYS[op];
-    if (says !== undefined && !says.test(`${a.tool.name.replace(/_/g, ' ')} ${a.tool.description}`)) return undefined;
+    if (says !== undefined && !says.test(a.tool.description)) return undefined;
     const base = op === 'log' ? nums.find((p) => p.name === 'base') : undefined;
     const x = nums.find((p) => p !== base);
     if (x === undefined) return undefined;
@@ -236,6 +274,11 @@ function probesFor(r: Roles, a: ToolAnalysis, key: string): Probe[] {
     case 'ceil':
       return [ok({ [i.x as string]: 2.1 }, 3)];
     case 'convert': {
+      if (r.units !== undefined) {
+        const from = NAMED_UNITS[r.units.from] as [string, number];
+        const to = NAMED_UNITS[r.units.to] as [string, number];
+        return [ok({ [i.x as string]: 10 }, (10 * from[1]) / to[1])];
+      }
       const imperial = /imperial|feet|foot|inch|mile|pound|fahrenheit|us customary/i.test(`${a.tool.name} ${a.tool.description}`);
       const [from, to, x, v] = imperial ? ['ft', 'm', 10, 3.048] : ['km', 'm', 2, 2000];
       return [
@@ -268,6 +311,7 @@ export const calculatorFamily: Family = {
       if (r === undefined) continue;
       const key = resultKey(a);
       const params: JsonObject = { op: r.op, inputs: r.inputs, resultKey: key };
+      if (r.units !== undefined) params.units = r.units;
       if (r.digitsMode !== undefined) params.digitsMode = r.digitsMode;
       if (r.sample !== undefined) params.sample = r.sample;
       tools[a.tool.name] = {

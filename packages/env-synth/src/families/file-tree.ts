@@ -572,6 +572,12 @@ function dirAt(root: VDir, parts: readonly string[]): VDir | undefined {
 
 const DIR_NAMES = ['documents', 'projects', 'reports', 'archive', 'notes', 'data', 'drafts', 'invoices', 'research', 'backups'];
 const EXTENSIONS = ['txt', 'md', 'csv', 'log'];
+const STEMS: Record<string, string[]> = {
+  txt: ['notes', 'todo', 'meeting_notes', 'ideas', 'reading_list', 'draft', 'contacts'],
+  md: ['readme', 'project_plan', 'summary', 'roadmap', 'retrospective', 'report'],
+  csv: ['budget', 'expenses', 'sales', 'inventory', 'attendance', 'grades'],
+  log: ['server', 'build', 'access', 'backup', 'deploy'],
+};
 
 function generateTree(seed: FamilyInput['seed']): { value: JsonValue; detected: Detected } {
   const rng = createRng(seed, 'env-synth', 'file-tree', 'generate');
@@ -588,13 +594,14 @@ function generateTree(seed: FamilyInput['seed']): { value: JsonValue; detected: 
       return lines.join('\n');
     }
     const lines: string[] = [];
-    for (let i = 0; i < rng.int(2, 4); i++) lines.push(faker.company.catchPhrase());
+    for (let i = 0; i < rng.int(2, 4); i++) lines.push(faker.hacker.phrase());
     return lines.join('\n');
   };
   const fileName = (taken: Set<string>): string => {
     for (;;) {
       const ext = rng.pick(EXTENSIONS);
-      const name = `${faker.word.noun().toLowerCase().replace(/[^a-z0-9]+/g, '_')}_${faker.word.noun().toLowerCase().replace(/[^a-z0-9]+/g, '_')}.${ext}`;
+      const stem = rng.pick(STEMS[ext] as string[]);
+      const name = `${stem}${rng.bool(0.4) ? `_${rng.int(2021, 2025)}` : ''}.${ext}`;
       if (!taken.has(name)) {
         taken.add(name);
         return name;
@@ -818,7 +825,7 @@ function probesFor(tool: string, ctx: ProbeContext): Probe[] {
   };
   const mine = (values: Partial<Record<ArgRole, JsonValue>>): JsonObject | undefined => argsFor(tool, values);
   const lister = toolOf('ls');
-  const listCall = lister !== undefined ? call(lister, {}) : undefined;
+  const listCall = lister !== undefined ? call(lister, { path: '.' }) : undefined;
   const reader = toolOf('read', ['path']);
   const cdTool = toolOf('cd', ['path']);
   const home = dirAt(ctx.root, ctx.home) as VDir;
@@ -829,7 +836,7 @@ function probesFor(tool: string, ctx: ProbeContext): Probe[] {
   while (queue.length > 0 && place === undefined) {
     const { dirs, dir } = queue.shift() as { dirs: string[]; dir: VDir };
     for (const [k, n] of dir.entries) {
-      if (n.kind === 'file' && wordOf(n.content) !== undefined && /^[A-Za-z0-9_.-]+$/.test(k)) {
+      if (n.kind === 'file' && wordOf(n.content) !== undefined && /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/.test(k)) {
         place = { dirs, name: k, content: n.content, dir };
         break;
       }
@@ -839,7 +846,7 @@ function probesFor(tool: string, ctx: ProbeContext): Probe[] {
   const fresh = (dir: VDir, base: string): string => {
     for (let i = 1; ; i++) {
       const n = `${base}${i}`;
-      if (![...dir.entries.keys()].some((k) => k.includes(n) || n.includes(k))) return n;
+      if (![...dir.entries.keys()].some((k) => k.startsWith(n))) return n;
     }
   };
   // No file with text anywhere: write one in the home directory first, when a tool can.
@@ -903,7 +910,7 @@ function probesFor(tool: string, ctx: ProbeContext): Probe[] {
     case 'ls':
     case 'tree': {
       const first = [...home.entries.keys()].find((k) => !k.startsWith('.'));
-      const a = mine({});
+      const a = mine({ path: '.' });
       if (a === undefined) break;
       if (first !== undefined) out.push({ args: a, changes: false, outputContains: [q(first)] });
       else {
@@ -917,7 +924,7 @@ function probesFor(tool: string, ctx: ProbeContext): Probe[] {
     case 'touch': {
       const name = fresh(home, me.op === 'mkdir' ? 'probe_dir' : 'probe_file');
       const a = mine({ path: name });
-      const verify = listCall ?? call(toolOf('find'), {});
+      const verify = listCall ?? call(toolOf('find'), { path: '.' });
       if (a === undefined || verify === undefined) break;
       out.push({ args: a, changes: true, then: [{ ...verify, contains: [q(name)] }] });
       const existing = [...home.entries].find(([k, n]) => (me.op === 'mkdir' || n.kind === 'dir') && /^[A-Za-z0-9_.-]+$/.test(k));
@@ -1021,7 +1028,7 @@ function probesFor(tool: string, ctx: ProbeContext): Probe[] {
     }
     case 'du': {
       const size = (n: VNode): number => (n.kind === 'file' ? new TextEncoder().encode(n.content).length : [...n.entries.values()].reduce((s, c) => s + size(c), 0));
-      const a = mine({});
+      const a = mine({ path: '.' });
       if (a === undefined) break;
       const total = size(home);
       if (me.out.size !== undefined) out.push({ args: a, changes: false, outputContains: [`${q(me.out.size)}:${total}`] });

@@ -33,7 +33,8 @@ function batchParam(a: ToolAnalysis): { param: ParamInfo; item: Record<string, J
   return undefined;
 }
 function namesParam(a: ToolAnalysis): string | undefined {
-  return a.params.find((p) => isStringArray(p.schema) && words(p.name).some((w) => w === 'names' || w === 'name' || ENTITY_WORDS.has(w) || w === 'ids'))?.name;
+  const arrays = a.params.filter((p) => isStringArray(p.schema));
+  return (arrays.find((p) => words(p.name).some((w) => w === 'names' || w === 'name' || ENTITY_WORDS.has(w) || w === 'ids' || w === 'titles' || w === 'labels')) ?? (arrays.length === 1 && a.params.length === 1 ? arrays[0] : undefined))?.name;
 }
 function queryParam(a: ToolAnalysis): string | undefined {
   return a.params.find((p) => p.schema.type === 'string' && /^(query|q|keyword|keywords|term|search|text)$/.test(p.name))?.name;
@@ -52,8 +53,8 @@ interface RelationFields {
 
 function entityFields(item: Record<string, JsonSchemaObject>): EntityFields | undefined {
   const keys = Object.keys(item);
-  const name = keys.find((k) => k === 'name') ?? keys.find((k) => /name$/i.test(k));
-  const type = keys.find((k) => k !== name && /type$|kind$|category$|label$/i.test(k));
+  const name = keys.find((k) => k === 'name') ?? keys.find((k) => /name$/i.test(k)) ?? keys.find((k) => /^(title|label|id|key)$/i.test(k));
+  const type = keys.find((k) => k !== name && /type$|kind$|category$|label$|class$/i.test(k));
   const observations = keys.find((k) => isStringArray(item[k] as JsonSchemaObject) && words(k).some((w) => OBSERVATION_WORDS.has(w) || w === 'attributes' || w === 'properties'));
   return name !== undefined && type !== undefined && observations !== undefined ? { name, type, observations } : undefined;
 }
@@ -84,9 +85,10 @@ function opOf(a: ToolAnalysis): Op | undefined {
   if (deletes && obs && batch !== undefined && observationItem(batch.item) !== undefined) return 'delete-observations';
   if (deletes && rel && batch !== undefined && relationFields(batch.item) !== undefined) return 'delete-relations';
   if (deletes && ent && namesParam(a) !== undefined) return 'delete-entities';
-  if ((a.verb === 'search' || a.verb === 'find' || a.verb === 'query') && (ent || hasWord(a, GRAPH_WORDS)) && queryParam(a) !== undefined) return 'search';
-  if ((a.verb === 'open' || a.verbClass === 'lookup') && ent && namesParam(a) !== undefined) return 'open';
-  if ((a.verbClass === 'lookup' || a.verbClass === 'list' || a.verb === 'read' || a.verb === 'dump' || a.verb === 'export') && hasWord(a, GRAPH_WORDS) && a.params.filter((p) => p.required).length === 0) return 'read';
+  const first = a.words[0] ?? '';
+  if ((a.verb === 'search' || a.verb === 'find' || first === 'query') && (ent || hasWord(a, GRAPH_WORDS)) && queryParam(a) !== undefined) return 'search';
+  if ((first === 'open' || a.verbClass === 'lookup') && ent && namesParam(a) !== undefined) return 'open';
+  if ((a.verbClass === 'lookup' || a.verbClass === 'list' || first === 'read' || first === 'dump' || first === 'export') && hasWord(a, GRAPH_WORDS) && a.params.filter((p) => p.required).length === 0) return 'read';
   return undefined;
 }
 

@@ -5,7 +5,7 @@ import { words } from '../naming.js';
 import { seededFaker } from '../values/realistic.js';
 import type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe } from './family.js';
 import type { FactSpec } from './output-template.js';
-import { fact, templateFor } from './output-template.js';
+import { fact, failureIsStatus, templateFor } from './output-template.js';
 
 // A messaging app: a user directory, a message log, the logged-in user. Recognised from a tool
 // that sends a message (a message noun and a receiver), then every tool that reads or changes
@@ -29,7 +29,7 @@ type Op =
 const MESSAGE_WORDS = new Set(['message', 'messages', 'msg', 'msgs', 'dm', 'dms', 'chat', 'chats', 'sms', 'inbox', 'outbox', 'conversation', 'conversations']);
 const TEXT_PARAM = /^(message|messages|text|content|body|msg|message_text|message_content|message_body)$/;
 const RECEIVER_WORDS = new Set(['receiver', 'recipient', 'recipients', 'to', 'target', 'contact', 'user', 'member', 'peer']);
-const DIRECTORY_WORDS = new Set(['user', 'users', 'contact', 'contacts', 'member', 'members', 'people', 'directory']);
+const DIRECTORY_WORDS = new Set(['user', 'users', 'contact', 'contacts', 'member', 'members', 'people', 'directory', 'roster', 'team', 'accounts', 'participants']);
 const LOGIN_VERBS = new Set(['login', 'signin', 'authenticate', 'auth']);
 const LOGOUT_VERBS = new Set(['logout', 'signout']);
 
@@ -131,14 +131,20 @@ interface Model {
 }
 
 const keyWords = (k: string): string[] => words(k);
-const isIdLike = (s: string): boolean => /^[A-Za-z]*[-_]?\d+$/.test(s);
 
+/** The id pattern most ids follow: a letter prefix and a zero-padded number (`USR` + 3 digits). */
 function idPattern(ids: readonly string[]): { prefix: string; width: number } | undefined {
-  const m = ids.map((s) => /^([A-Za-z_-]*?)(\d+)$/.exec(s)).filter((x): x is RegExpExecArray => x !== null);
-  if (m.length === 0) return undefined;
-  const prefix = m[0]?.[1] ?? '';
-  if (!m.every((x) => x[1] === prefix)) return undefined;
-  return { prefix, width: Math.min(...m.map((x) => (x[2] ?? '').length)) };
+  const groups = new Map<string, number[]>();
+  for (const s of ids) {
+    const m = /^([A-Za-z_-]*?)(\d+)$/.exec(s);
+    if (m === null) continue;
+    const list = groups.get(m[1] ?? '') ?? [];
+    list.push((m[2] ?? '').length);
+    groups.set(m[1] ?? '', list);
+  }
+  let best: [string, number[]] | undefined;
+  for (const g of groups) if (best === undefined || g[1].length > best[1].length) best = g;
+  return best === undefined ? undefined : { prefix: best[0], width: Math.min(...best[1]) };
 }
 
 /** A short id prefix from a noun: its first letter and the consonants after it (`user` → `USR`). */
@@ -152,7 +158,7 @@ function findUsers(sample: JsonObject): { key: string; shape: UsersModel['shape'
   for (const [k, v] of Object.entries(sample)) {
     const kw = keyWords(k);
     if (!kw.some((w) => DIRECTORY_WORDS.has(w))) continue;
-    if (isJsonObject(v) && Object.keys(v).length > 0 && Object.values(v).every((x) => typeof x === 'string' && isIdLike(x))) {
+    if (isJsonObject(v) && Object.keys(v).length > 0 && Object.values(v).every((x) => typeof x === 'string' && x.length > 0)) {
       return { key: k, shape: 'name-to-id', idField: 'id', nameField: 'name' };
     }
     if (Array.isArray(v) && v.length > 0 && v.every(isJsonObject)) {
@@ -165,8 +171,10 @@ function findUsers(sample: JsonObject): { key: string; shape: UsersModel['shape'
   return undefined;
 }
 
+/** A log of `{counterpart: content}` entries: keys are ids or names, not field names (an entry's first key counts). */
 function isPairLog(v: JsonValue): boolean {
-  return Array.isArray(v) && v.every((e) => isJsonObject(e) && Object.keys(e).length === 1);
+  const fieldLike = (k: string): boolean => TEXT_PARAM.test(k) || words(k).some((w) => w === 'sender' || w === 'receiver' || w === 'recipient' || w === 'id' || w === 'timestamp');
+  return Array.isArray(v) && v.every((e) => isJsonObject(e) && Object.keys(e).length > 0 && !Object.keys(e).some(fieldLike));
 }
 
 function findMessages(sample: JsonObject, taken: ReadonlySet<string>): { key: string; shape: MessagesModel['shape']; fields?: Partial<MessagesModel> } | undefined {
@@ -433,6 +441,8 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
   const curKey = model.current?.[0];
   const seededCurrent = curKey !== undefined && typeof model.owned[curKey] === 'string' ? (model.owned[curKey] as string) : undefined;
   const me = seededCurrent ?? userList[0]?.id;
+  // Who a login probe logs in: the seeded current user when the directory knows them.
+  const loginUser = userList.find((u) => u.id === seededCurrent)?.id ?? userList[0]?.id;
   const other = userList.find((u) => u.id !== me) ?? userList[0];
   const loginCall = (): { name: string; args: JsonObject }[] => {
     if (seededCurrent !== undefined || me === undefined) return [];
@@ -491,6 +501,7 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
       idDigits: model.idDigits,
       args,
       requireLogin,
+      softFail: op === 'login' && failureIsStatus(a.tool.outputSchema),
       output: templateFor(outputSchema, VOCAB[op]),
     };
     if (model.current !== undefined) params.current = model.current;
@@ -525,8 +536,14 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
         const read = op === 'search' ? { name, args: { [args.keyword ?? 'keyword']: 'seventeen' } } : { name, args: {} };
         if (call !== undefined && (op !== 'list-received' || model.messages.shape === 'pairs')) {
           probes.push({ before: [...login, call], args: read.args, changes: false, outputContains: [marker] });
-        } else if (firstText !== undefined) {
-          probes.push({ before: login, args: op === 'search' ? { [args.keyword ?? 'keyword']: firstText.split(' ')[0] ?? firstText } : {}, changes: false, outputContains: [JSON.stringify(firstText).slice(1, -1)] });
+        } else {
+          // A seeded message the read must show: for an inbox, one addressed to the current user.
+          const entries = (Array.isArray(log) ? log : []).filter(isJsonObject);
+          const received = entries.find((e) => model.messages.shape === 'pairs' || e[model.messages.receiverField] === me);
+          const shown = op === 'list-received' ? (received !== undefined ? received[model.messages.textField] : undefined) : firstText;
+          if (typeof shown === 'string') {
+            probes.push({ before: login, args: op === 'search' ? { [args.keyword ?? 'keyword']: shown.split(' ')[0] ?? shown } : {}, changes: false, outputContains: [JSON.stringify(shown).slice(1, -1)] });
+          }
         }
         if (op === 'search' && args.keyword !== undefined) probes.push({ before: login, args: { [args.keyword]: 'zzqx-no-such-word' }, changes: false, outputContains: ['[]'] });
         break;
@@ -580,10 +597,10 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
         break;
       }
       case 'login': {
-        if (args.user === undefined || me === undefined) break;
+        if (args.user === undefined || loginUser === undefined) break;
         const status = toolOf('login-status');
-        probes.push({ args: { [args.user]: me }, changes: seededCurrent !== me, ...(status !== undefined ? { then: [{ name: status.tool.name, args: {}, contains: ['true'] }] } : {}) });
-        probes.push({ args: { [args.user]: 'nobody-such-user' }, ok: false });
+        probes.push({ args: { [args.user]: loginUser }, changes: seededCurrent !== loginUser, ...(status !== undefined ? { then: [{ name: status.tool.name, args: {}, contains: ['true'] }] } : {}) });
+        probes.push(params.softFail === true ? { args: { [args.user]: 'nobody-such-user' }, changes: false, outputContains: ['false'] } : { args: { [args.user]: 'nobody-such-user' }, ok: false });
         break;
       }
       case 'logout': {
@@ -626,7 +643,7 @@ function schemaOf(key: string, value: JsonValue, model: Model): JsonSchemaObject
   }
   if (key === model.messages.key) {
     return model.messages.shape === 'pairs'
-      ? { type: 'array', items: { type: 'object', minProperties: 1, maxProperties: 1 } }
+      ? { type: 'array', items: { type: 'object', minProperties: 1 } }
       : { type: 'array', items: { type: 'object', required: [model.messages.receiverField, model.messages.textField] } };
   }
   if (model.current !== undefined && key === model.current[0]) return { type: ['string', 'null'] };

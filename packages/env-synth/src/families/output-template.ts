@@ -131,3 +131,16 @@ export function fact(name: string, kind: FactKind, wordList: string, item?: Fact
 export function recordFacts(fields: readonly string[], extra: readonly FactSpec[] = []): FactSpec[] {
   return [...fields.map((f) => ({ fact: f, kind: 'any' as const, words: words(f) })), ...extra];
 }
+
+/**
+ * True when the output schema describes a failure as a status (a boolean property "False
+ * otherwise", "False if …") rather than leaving it to an error: a login tool that says so answers
+ * a wrong password with its status false.
+ */
+export function failureIsStatus(schema: JsonSchema | undefined): boolean {
+  const props = nonNull(schema).properties ?? {};
+  return Object.values(props).some((p) => {
+    const s = nonNull(p);
+    return mainType(s) === 'boolean' && typeof s.description === 'string' && /\bfalse\b(,)?\s*(otherwise|if|when|on failure)/i.test(s.description);
+  });
+}

@@ -6,7 +6,7 @@ import { itemsOf, mainType, nonNull } from '../schema-utils.js';
 import { seededFaker } from '../values/realistic.js';
 import type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe } from './family.js';
 import type { FactSpec } from './output-template.js';
-import { fact, recordFacts, templateFor } from './output-template.js';
+import { failureIsStatus, fact, recordFacts, templateFor } from './output-template.js';
 
 // A social-posting account: posts with an author, comments, shares, mentions and the account's
 // following list. Recognised from a tool that publishes a post with text content, next to tools
@@ -21,7 +21,7 @@ const TEXT = /^(content|text|body|message|status|post_content|tweet_content|comm
 const LOGIN_VERBS = new Set(['login', 'signin', 'authenticate', 'auth']);
 
 const hasWord = (a: ToolAnalysis, set: ReadonlySet<string>): boolean => a.words.some((w) => set.has(w));
-/** The noun naming posts (`tweet` in `post_tweet`, `post` in `get_post`), not the verb `post`. */
+/** The noun naming posts (`tweet` in `publish_tweet`, `post` in `get_post`), not the verb `post`. */
 const postNoun = (a: ToolAnalysis): string | undefined => (a.words[0] === 'post' && a.words.length > 1 ? a.words.slice(1) : a.words).find((w) => POST_NOUNS.has(w) && w !== 'status');
 
 function textParam(a: ToolAnalysis): string | undefined {
@@ -67,7 +67,7 @@ function opOf(a: ToolAnalysis, loginClaimable: boolean, appWords: ReadonlySet<st
   if ((w.includes('following') || w.includes('follows') || w.includes('followed')) && a.params.filter((p) => p.required).length === 0) return 'following';
   if (pid !== undefined && hasWord(a, SHARE_WORDS)) return 'share';
   if (pid !== undefined && w.includes('mention') && arrayParam(a, () => true) !== undefined) return 'mention';
-  if (pid !== undefined && (w.includes('comments') || (w.includes('comment') && (a.verbClass === 'lookup' || a.verbClass === 'list')))) return 'comments';
+  if (pid !== undefined && (w.includes('comments') || w.includes('replies') || ((w.includes('comment') || w.includes('reply')) && (a.verbClass === 'lookup' || a.verbClass === 'list')))) return 'comments';
   if (pid !== undefined && (w.includes('comment') || w.includes('reply')) && textParam(a) !== undefined) return 'comment';
   if ((w.includes('stats') || w.includes('statistics')) && userParam(a) !== undefined) return 'user-stats';
   if (noun && a.verbClass === 'delete' && pid !== undefined) return 'delete';
@@ -360,9 +360,7 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
       adopt(key);
       model.followingKey = key;
     } else {
-      const listTool = toolOf('following');
-      const prop = Object.entries(nonNull(listTool?.tool.outputSchema).properties ?? {}).find(([, s]) => mainType(nonNull(s)) === 'array')?.[0];
-      const k = freeKey(prop ?? 'following', taken, sample, owned);
+      const k = freeKey('following', taken, sample, owned);
       owned[k] = sample === undefined ? [0, 1].map(() => seededFaker(rng).internet.username().toLowerCase()) : [];
       model.followingKey = k;
     }
@@ -441,8 +439,7 @@ interface ClaimData {
 function classify(input: FamilyInput): Record<string, Op> | undefined {
   const anchors = input.analyses.filter(isPostCreate);
   if (anchors.length === 0) return undefined;
-  // The app's own words (`twitter` in `authenticate_twitter`) come from its post nouns and from
-  // words that several of its tools share beyond verbs.
+  // A login is the app's own when its name carries a post noun, or when it is the document's only login.
   const appWords = new Set<string>([...POST_NOUNS].filter((w) => w !== 'status'));
   const logins = input.allAnalyses.filter((a) => isLogin(a) || isLoginStatus(a));
   const loginClaimable = logins.length > 0 && logins.length <= 2 && logins.every((a) => input.analyses.includes(a));
@@ -499,7 +496,7 @@ function planPosting(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
     const p = a.params.find((x) => x.name === postIdParam(a));
     return p?.schema.type === 'integer' || p?.schema.type === 'number' ? Number(v) : String(v);
   };
-  const first = posts[0];
+  const seededFirst = posts[0];
   const counter = m.counterKey !== undefined ? m.owned[m.counterKey] : undefined;
   const nextId: JsonValue | undefined =
     m.posts.idType === 'integer' ? (typeof counter === 'number' ? counter : Math.max(-1, ...posts.map((x) => Number(idValue(x.key, x.r))).filter(Number.isFinite)) + 1) : undefined;
@@ -509,6 +506,12 @@ function planPosting(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
     const t = textParam(postTool);
     return t !== undefined ? { name: postTool.tool.name, args: { [t]: text } } : undefined;
   };
+  // With no seeded post, the probes that need one publish it first.
+  const probePostText = 'Probe seed post about seventeen lanterns';
+  const canCreate = seededFirst === undefined && postCall(probePostText) !== undefined && nextId !== undefined && me !== undefined;
+  const first: { key: string; r: JsonObject } | undefined =
+    seededFirst ?? (canCreate ? { key: String(nextId), r: { [m.posts.idField]: nextId as JsonValue, [m.posts.authorField]: me as string, [m.posts.textField]: probePostText } } : undefined);
+  const setup: { name: string; args: JsonObject }[] = canCreate ? [...loginCall(), postCall(probePostText) as { name: string; args: JsonObject }] : [];
   const following = m.followingKey !== undefined ? m.owned[m.followingKey] : undefined;
   const followed = Array.isArray(following) ? following.filter((x): x is string => typeof x === 'string') : [];
 
@@ -533,6 +536,9 @@ function planPosting(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
     const requireLogin = hasLogin && /authenticated user|logged[- ]in|current user|requires? (a )?(login|authentication)|must (be )?(logged|authenticated)/.test(desc) && op !== 'login' && op !== 'login-status';
     const outputSchema = a.tool.outputSchema ?? defaultOutput(op, m);
     const params: JsonObject = { op, posts: { ...m.posts } as unknown as JsonObject, author: m.author, args, requireLogin, output: templateFor(outputSchema, vocab(op, m)) };
+    if (op === 'login') params.softFail = failureIsStatus(a.tool.outputSchema);
+    const shareWord = op === 'share' ? a.words.find((w) => SHARE_WORDS.has(w)) : undefined;
+    if (shareWord !== undefined) params.sharePast = shareWord.endsWith('e') ? `${shareWord}d` : `${shareWord}ed`;
     if (m.counterKey !== undefined) params.counterKey = m.counterKey;
     if (m.password !== undefined) params.password = m.password;
     if (m.session !== undefined) params.session = m.session;
@@ -540,7 +546,8 @@ function planPosting(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
     if (m.sharesKey !== undefined) params.sharesKey = m.sharesKey;
     if (m.followingKey !== undefined) params.followingKey = m.followingKey;
 
-    const login = requireLogin ? loginCall() : [];
+    const needsPost = op === 'get' || op === 'by-user' || op === 'search' || op === 'comment' || op === 'comments' || op === 'share' || op === 'mention' || op === 'user-stats';
+    const login = needsPost ? [...setup, ...(requireLogin ? loginCall() : [])] : requireLogin ? loginCall() : [];
     const marker = `Probe post ${op} seventeen`;
     const probes: Probe[] = [];
     const getTool = toolOf('get');
@@ -600,7 +607,7 @@ function planPosting(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
         const write = toolOf('comment');
         const target = argId(a, idValue(first.key, first.r));
         if (write !== undefined && textParam(write) !== undefined && postIdParam(write) !== undefined) {
-          const before = [...loginCall(), { name: write.tool.name, args: { [postIdParam(write) as string]: argId(write, idValue(first.key, first.r)), [textParam(write) as string]: marker } }];
+          const before = [...setup, ...loginCall(), { name: write.tool.name, args: { [postIdParam(write) as string]: argId(write, idValue(first.key, first.r)), [textParam(write) as string]: marker } }];
           probes.push({ before, args: { [pid]: target }, changes: false, outputContains: [marker] });
         } else {
           const v = m.comments !== undefined ? m.owned[m.comments.key] : undefined;
@@ -611,9 +618,20 @@ function planPosting(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
       }
       case 'share': {
         if (first === undefined || pid === undefined) break;
-        const call = { name, args: { [pid]: argId(a, idValue(first.key, first.r)) } };
-        probes.push({ before: login, args: call.args, changes: true });
-        probes.push({ before: [...login, call], args: call.args, changes: false });
+        const sharesValue = m.sharesKey !== undefined ? m.owned[m.sharesKey] : undefined;
+        const mine = me !== undefined && isJsonObject(sharesValue) && Array.isArray(sharesValue[me]) ? (sharesValue[me] as JsonValue[]).map(String) : [];
+        let target: JsonValue = idValue(first.key, first.r);
+        let before = login;
+        // A post the account already shared: share a fresh one instead.
+        if (mine.includes(String(target))) {
+          const extra = postCall('Probe post to share');
+          if (extra === undefined || nextId === undefined) break;
+          target = seededFirst === undefined ? Number(nextId) + 1 : nextId;
+          before = [...login, ...(seededFirst !== undefined ? loginCall() : []), extra];
+        }
+        const call = { name, args: { [pid]: argId(a, target) } };
+        probes.push({ before, args: call.args, changes: true });
+        probes.push({ before: [...before, call], args: call.args, changes: false });
         break;
       }
       case 'mention': {
@@ -648,7 +666,7 @@ function planPosting(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
       case 'user-stats': {
         const author = first?.r[m.posts.authorField];
         if (typeof author !== 'string' || args.user === undefined) break;
-        const count = posts.filter((x) => x.r[m.posts.authorField] === author).length;
+        const count = (seededFirst !== undefined ? posts : [first as { key: string; r: JsonObject }]).filter((x) => x.r[m.posts.authorField] === author).length;
         probes.push({ before: login, args: { [args.user]: author }, changes: false, outputContains: [`:${count}`] });
         probes.push({ before: login, args: { [args.user]: 'probe_nobody_here' }, changes: false, outputContains: [':0'] });
         break;
@@ -659,7 +677,10 @@ function planPosting(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
         const l = call[0] ?? (me !== undefined && args.user !== undefined ? { name, args: { [args.user]: me, ...(args.password !== undefined && typeof passwordValue === 'string' ? { [args.password]: passwordValue } : {}) } } : undefined);
         if (l === undefined) break;
         probes.push({ args: l.args, changes: seededSession !== true, ...(status !== undefined ? { then: [{ name: status.tool.name, args: {}, contains: ['true'] }] } : {}) });
-        if (args.password !== undefined) probes.push({ args: { ...l.args, [args.password]: 'wrong-password-zz' }, ok: false });
+        if (args.password !== undefined) {
+          const wrong = { ...l.args, [args.password]: 'wrong-password-zz' };
+          probes.push(params.softFail === true ? { args: wrong, changes: false, outputContains: ['false'] } : { args: wrong, ok: false });
+        }
         break;
       }
       case 'logout': {

@@ -1,7 +1,8 @@
-import type { JsonObject, JsonSchemaObject, JsonValue } from '@autoforge/core';
-import { isJsonObject } from '@autoforge/core';
+import type { JsonObject, JsonSchemaObject, JsonValue, Seed } from '@autoforge/core';
+import { createRng, isJsonObject } from '@autoforge/core';
 import type { DriverPrecondition } from '@autoforge/env-runtime';
 import type { ToolAnalysis } from '../analyze-tool.js';
+import { valueFor } from '../values/index.js';
 import type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe } from './family.js';
 import { describe, nameWords, normName, propsOf, typeOf } from './settings.js';
 
@@ -152,7 +153,7 @@ function factFor(name: string, schema: JsonSchemaObject, op: Op, layout: Session
 function outputOf(a: ToolAnalysis, op: Op, layout: SessionLayout): { source: Json; schema: JsonSchemaObject; loggedInProp?: string; userProp?: string } {
   const declared = a.tool.outputSchema;
   const t = typeof declared === 'object' ? typeOf(declared) : undefined;
-  if (declared !== undefined && t !== undefined && t !== 'object') return { source: { fact: t === 'boolean' ? 'loggedIn' : 'message' }, schema: { type: t } };
+  if (declared !== undefined && t !== undefined && t !== 'object') return { source: { fact: t === 'boolean' ? 'loggedIn' : 'message' }, schema: declared as JsonSchemaObject };
   const props = propsOf(declared);
   if (Object.keys(props).length === 0) {
     const object: Json = { status: { fact: 'message' }, logged_in: { fact: 'loggedIn' } };
@@ -195,26 +196,19 @@ function sessionTools(input: FamilyInput): { a: ToolAnalysis; op: Op }[] {
   return found.some((x) => x.op === 'login') ? found : [];
 }
 
-function credentialValue(name: string, schema: JsonSchemaObject, fallback: string): JsonValue {
+/** A credential for a probe: the schema's example, else a seeded value valid for the schema (its pattern included). */
+function credentialValue(name: string, schema: JsonSchemaObject, seed: Seed): JsonValue {
   const ex = Array.isArray(schema.examples) ? schema.examples[0] : undefined;
   if (typeof ex === 'string' || typeof ex === 'number') return ex;
-  if (typeOf(schema) === 'number') return 1001;
-  if (typeof schema.pattern === 'string' && /\\d\{3\}\) \\d\{3\}-\\d\{4\}/.test(schema.pattern)) return '(555) 010-2030';
-  return /mail/.test(name) ? 'probe.user@example.com' : fallback;
+  return valueFor(name, schema, { rng: createRng(seed, 'session', 'credential', name) });
 }
 
-/** Plain arguments for a tool's required parameters (a create-user call in a probe). */
-function requiredArgs(a: ToolAnalysis, given: Json): Json | undefined {
+/** Seeded schema-valid arguments for a tool's required parameters, around the given ones. */
+function requiredArgs(a: ToolAnalysis, given: Json, seed: Seed): Json {
   const args: Json = { ...given };
   for (const p of a.params) {
     if (!p.required || p.name in args) continue;
-    const t = typeOf(p.schema);
-    const en = p.schema.enum;
-    if (Array.isArray(en) && en.length > 0) args[p.name] = en[0] as JsonValue;
-    else if (t === 'string') args[p.name] = credentialValue(p.name, p.schema, 'value');
-    else if (t === 'number') args[p.name] = 1;
-    else if (t === 'boolean') args[p.name] = true;
-    else return undefined;
+    args[p.name] = valueFor(p.name, p.schema, { rng: createRng(seed, 'session', a.tool.name, p.name) });
   }
   return args;
 }
@@ -271,7 +265,7 @@ export const sessionFamily: Family = {
       // A generated session starts logged in when other tools need one: their own self-checks
       // (and tasks that do not start with a login) can then run; logout and login still switch it.
       const key = pickKey(input.takenKeys);
-      const example = userArg !== undefined ? credentialValue(userArg, login.params.find((p) => p.name === userArg)?.schema ?? {}, 'demo_user') : null;
+      const example = userArg !== undefined ? credentialValue(userArg, login.params.find((p) => p.name === userArg)?.schema ?? {}, input.seed) : null;
       const seed: Json = { logged_in: guarded.length > 0, user: guarded.length > 0 ? example : null };
       const hasToken = Object.keys(propsOf(login.tool.outputSchema)).some((k) => nameWords(k).includes('token'));
       layout = { key, flag: [key, 'logged_in'], user: [key, 'user'], adopted: [], seed };
@@ -317,18 +311,18 @@ export const sessionFamily: Family = {
     if (userArg !== undefined) {
       const userSchema = login.params.find((p) => p.name === userArg)?.schema ?? {};
       const first = layout.users?.first;
-      shownUser = first !== undefined && layout.users?.userField ? (first[layout.users.userField] as JsonValue) : credentialValue(userArg, userSchema, 'probe_user');
+      shownUser = first !== undefined && layout.users?.userField ? (first[layout.users.userField] as JsonValue) : credentialValue(userArg, userSchema, input.seed);
       loginArgs[userArg] = shownUser;
       if (secretArg !== undefined) {
         const secretField = layout.users?.secretField;
-        loginArgs[secretArg] = first !== undefined && secretField !== undefined ? (first[secretField] as JsonValue) : 'probe-secret-1';
+        const secretSchema = login.params.find((p) => p.name === secretArg)?.schema ?? {};
+        loginArgs[secretArg] = first !== undefined && secretField !== undefined ? (first[secretField] as JsonValue) : credentialValue(secretArg, secretSchema, input.seed);
       }
       if (creator !== undefined) {
-        const args = requiredArgs(creator, { [userArg]: shownUser, ...(secretArg !== undefined ? { [secretArg]: loginArgs[secretArg] as JsonValue } : {}) });
-        if (args !== undefined) setup.push({ name: creator.tool.name, args });
+        setup.push({ name: creator.tool.name, args: requiredArgs(creator, { [userArg]: shownUser, ...(secretArg !== undefined ? { [secretArg]: loginArgs[secretArg] as JsonValue } : {}) }, input.seed) });
       }
     }
-    const filled = requiredArgs(login, loginArgs) ?? loginArgs;
+    const filled = requiredArgs(login, loginArgs, input.seed);
     const showsUser = (out: ReturnType<typeof outputOf> | undefined): string[] =>
       out?.userProp !== undefined && shownUser !== undefined && shownUser !== null ? [`${JSON.stringify(out.userProp)}:${JSON.stringify(shownUser)}`] : [];
     const inText = (out: ReturnType<typeof outputOf> | undefined, v: boolean): string[] => (out?.loggedInProp !== undefined ? [`${JSON.stringify(out.loggedInProp)}:${v}`] : []);
@@ -384,12 +378,15 @@ export const sessionFamily: Family = {
       };
     }
 
+    // The other families' self-checks run on the seed without logging in: a guard on a seed that
+    // is logged out would turn those tools into stand-ins, so it is added only when the seed
+    // session is logged in (a generated session is, whenever some tool needs one).
     const message = `${login.tool.name} first: this needs a logged-in session`;
     const preconditions: Record<string, DriverPrecondition[]> = {};
-    for (const a of guarded) preconditions[a.tool.name] = [{ path: layout.flag, truthy: true, message: `Not logged in: call ${message}` }];
+    if (seededIn) for (const a of guarded) preconditions[a.tool.name] = [{ path: layout.flag, truthy: true, message: `Not logged in: call ${message}` }];
     notes.push(
       layout.key === '' ? `session adopted from the sample (${layout.adopted.join(', ')})` : `session in "${layout.key}", seeded ${seededIn ? 'logged in' : 'logged out'}`,
-      `${guarded.length} tools need a session${guarded.length > 0 ? ` (${guarded.map((a) => a.tool.name).join(', ')})` : ''}`,
+      `${guarded.length} tools need a session${guarded.length > 0 ? ` (${guarded.map((a) => a.tool.name).join(', ')})` : ''}${guarded.length > 0 && !seededIn ? '; not guarded: the seed is logged out' : ''}`,
       layout.users !== undefined ? `login checks credentials against ${layout.users.key ?? 'the users collection'}` : 'login accepts any credentials (the state holds no users)',
     );
     return { state, tools: planned, preconditions, notes };

@@ -102,6 +102,14 @@ export function valueNamed(word: string, values: readonly string[]): string | un
   return undefined;
 }
 
+/** How many context words (of 3 letters or more) a name contains, spelt together or apart (`headLightStatus` ∋ headlight). */
+function related(name: string, context: ReadonlySet<string>): number {
+  const joined = normName(name);
+  let n = 0;
+  for (const w of context) if (w.length >= 3 && !WEAK.has(w) && joined.includes(w)) n++;
+  return n;
+}
+
 function words(text: string): Set<string> {
   return new Set(nameWords(text));
 }
@@ -114,6 +122,8 @@ function overlap(a: Iterable<string>, b: ReadonlySet<string>): number {
 
 // Words that say little about which setting a name means.
 const WEAK = new Set(['current', 'the', 'a', 'of', 'to', 'set', 'new', 'value', 'level', 'status', 'state', 'mode', 'vehicle', 'car', 'device']);
+// Parameter words too generic to name a setting by themselves.
+const GENERIC_PARAM = new Set(['enabled', 'enable', 'on', 'active', 'setting', 'amount', 'number', 'percent', 'percentage', 'target', 'desired']);
 // Parameter words that mark an amount to add rather than a value to set.
 const AMOUNT_WORDS = new Set(['amount', 'additional', 'add', 'increase', 'increment', 'delta', 'extra', 'quantity']);
 
@@ -145,8 +155,19 @@ function kindOf(v: JsonValue | undefined, schema?: JsonSchemaObject): Field['kin
   return t === 'string' || t === 'number' || t === 'boolean' || t === 'object' ? t : 'other';
 }
 
+// Two-valued states: knowing one value of a setting tells the other.
+const OPPOSITES: readonly (readonly [string, string])[] = [
+  ['on', 'off'], ['locked', 'unlocked'], ['open', 'closed'], ['active', 'inactive'], ['enabled', 'disabled'], ['running', 'stopped'],
+  ['engaged', 'released'], ['pressed', 'released'], ['muted', 'unmuted'], ['connected', 'disconnected'],
+];
+
 function addValues(list: string[], more: readonly string[] | undefined): void {
   for (const v of more ?? []) if (!list.includes(v)) list.push(v);
+  if (list.length === 1) {
+    const only = (list[0] as string).toLowerCase();
+    const pair = OPPOSITES.find(([a, b]) => (a === only || b === only) && !(only === 'released'));
+    if (pair !== undefined) list.push(pair[0] === only ? pair[1] : pair[0]);
+  }
 }
 
 /** A flat object of scalars whose entries are alike (doors → locked/unlocked), or undefined. */
@@ -227,8 +248,8 @@ class Settings {
     if (seed !== undefined && seed !== null && typeof seed === 'object' && !Array.isArray(seed)) {
       f.kind = 'object';
       f.entryKeys = Object.keys(seed);
-      addValues(f.entryValues, Object.values(seed).filter((x): x is string => typeof x === 'string'));
-    } else if (typeof seed === 'string') f.values.push(seed);
+      addValues(f.entryValues, [...new Set(Object.values(seed).filter((x): x is string => typeof x === 'string'))]);
+    } else if (typeof seed === 'string') addValues(f.values, [seed]);
     this.enrich(f, schema);
     this.fields.push(f);
     return f;
@@ -275,6 +296,7 @@ function rangeOf(schema: JsonSchemaObject): { min?: number; max?: number; multip
 const WRITE_VERBS = new Set([
   'set', 'adjust', 'fill', 'refill', 'toggle', 'lock', 'unlock', 'start', 'stop', 'activate', 'deactivate', 'press', 'release', 'enable',
   'disable', 'turnon', 'turnoff', 'switchon', 'switchoff', 'engage', 'disengage', 'mute', 'unmute', 'increase', 'decrease', 'raise', 'lower',
+  'open', 'close', 'shut',
 ]);
 const READ_VERBS = new Set(['display', 'check', 'get', 'show', 'view', 'read', 'inspect', 'see']);
 
@@ -347,11 +369,13 @@ function enumMap(param: readonly string[], values: readonly string[]): { map: Re
   const left: string[] = [];
   const used = new Set<string>();
   for (const p of param) {
-    const v = valueNamed(p, values.filter((x) => !used.has(x)));
+    const open = values.filter((x) => !used.has(x));
+    const v = valueNamed(p, open);
     if (v !== undefined) {
       map[p.toLowerCase()] = v;
       used.add(v);
-      hits++;
+      // A value spelt the same (`on` → `on`) counts more than a synonym (`on` → `running`).
+      hits += open.some((x) => stem(x) === stem(p)) ? 2 : 1;
     } else left.push(p);
   }
   const rest = values.filter((v) => !used.has(v));
@@ -368,6 +392,16 @@ function planTool(a: ToolAnalysis, settings: Settings, counters: Counter[]): Too
   const produced: { values: string[]; expr: Json }[] = [];
   const consumed = new Set<string>();
   const paramTarget = new Map<string, Field>();
+  const ownOutputs = new Set(outputs.map(([k]) => normName(k.replace(/^_+/, ''))));
+  const byContext = (kind: string): Field | undefined => {
+    const ranked = settings.fields
+      .filter((f) => f.kind === kind && !draft.writes.includes(f))
+      .map((f) => ({ f, score: related(f.key, context) * 2 + (ownOutputs.has(normName(f.key)) ? 1 : 0) }))
+      .filter((x) => x.score >= 2)
+      .sort((x, y) => y.score - x.score);
+    const [top, next] = ranked;
+    return top !== undefined && (next === undefined || next.score < top.score) ? top.f : undefined;
+  };
 
   if (access === 'write') {
     // Arrays of entry names (doors to lock) set those entries of an object setting.
@@ -411,8 +445,8 @@ function planTool(a: ToolAnalysis, settings: Settings, counters: Counter[]): Too
         for (const f of settings.fields) {
           if (f.kind !== 'string' || f.values.length === 0) continue;
           const m = enumMap(en, f.values);
-          const score = m.hits * 10 + overlap(nameWords(f.key), context);
-          const bestScore = best === undefined ? -1 : best.hits * 10 + overlap(nameWords(best.f.key), context);
+          const score = m.hits * 10 + related(f.key, context);
+          const bestScore = best === undefined ? -1 : best.hits * 10 + related(best.f.key, context);
           if (m.hits > 0 && score > bestScore) best = { f, ...m };
         }
         const target = best?.f ?? settings.match(p.name, context, true);
@@ -436,19 +470,22 @@ function planTool(a: ToolAnalysis, settings: Settings, counters: Counter[]): Too
         }
         const targets = settings.fields
           .filter((f) => f.kind === 'string' && boolMap(p.name, f.values) !== undefined)
-          .sort((x, y) => overlap(nameWords(y.key), context) - overlap(nameWords(x.key), context));
+          .sort((x, y) => related(y.key, context) - related(x.key, context));
         const target = targets[0];
-        if (target !== undefined && (targets.length === 1 || overlap(nameWords(target.key), context) > overlap(nameWords((targets[1] as Field).key), context))) {
+        if (target !== undefined && (targets.length === 1 || related(target.key, context) > related((targets[1] as Field).key, context))) {
           const value: Json = { arg: p.name, map: boolMap(p.name, target.values) as Json };
           draft.effects.push({ set: target.path, value });
           draft.writes.push(target);
           produced.push({ values: target.values, expr: value });
           consumed.add(p.name);
+          continue;
         }
-        continue;
       }
-      if (t === 'number' || t === 'string') {
-        const target = settings.match(p.name, context, true);
+      if (t === 'number' || t === 'string' || t === 'boolean') {
+        const named = settings.match(p.name, context, true);
+        // A parameter with a generic name (`level`, `enabled`, `value`) sets the one setting of its
+        // kind that the tool's name speaks of (`set_volume(level)` → volume).
+        const target = named !== undefined && named.kind === t ? named : nameWords(p.name).every((w) => WEAK.has(w) || GENERIC_PARAM.has(w)) ? byContext(t) : undefined;
         if (target !== undefined && target.kind === t && !draft.writes.includes(target)) {
           draft.effects.push({ set: target.path, value: { arg: p.name } });
           draft.writes.push(target);
@@ -457,15 +494,17 @@ function planTool(a: ToolAnalysis, settings: Settings, counters: Counter[]): Too
         }
       }
     }
-    // A verb alone (`releaseBrakePedal`) sets the setting it names.
-    if (draft.effects.length === 0) {
+    // A verb (`releaseBrakePedal`, `pressBrakePedal`) sets the setting it names: one of the
+    // tool's own outputs, or, when no parameter set anything, one that shares two words with it.
+    {
       const own = new Set(outputs.map(([k]) => normName(k.replace(/^_+/, ''))));
       const targets = settings.fields
         .filter((f) => f.kind === 'string' && valueNamed(verb, f.values) !== undefined)
-        .map((f) => ({ f, score: (own.has(normName(f.key)) ? 10 : 0) + overlap(nameWords(f.key), context) }))
+        .map((f) => ({ f, score: (own.has(normName(f.key)) ? 10 : 0) + related(f.key, context) }))
         .sort((x, y) => y.score - x.score);
       const [top, next] = targets;
-      if (top !== undefined && top.score >= 2 && (next === undefined || next.score < top.score)) {
+      const enough = top !== undefined && (top.score >= 10 || (draft.effects.length === 0 && top.score >= 2));
+      if (top !== undefined && enough && !draft.writes.includes(top.f) && (next === undefined || next.score < top.score)) {
         const value: Json = { const: valueNamed(verb, top.f.values) as string };
         draft.effects.push({ set: top.f.path, value });
         draft.writes.push(top.f);
@@ -495,7 +534,10 @@ function planTool(a: ToolAnalysis, settings: Settings, counters: Counter[]): Too
     // An output property named by a parameter (`currentSpeed` ← `speed`) shows what it set, or echoes it.
     const cw = nameWords(clean);
     const echo = a.params.find((p) => typeOf(p.schema) === typeOf(schema) && nameWords(p.name).every((w) => cw.includes(w)));
-    if (echo === undefined) return undefined;
+    if (echo === undefined) {
+      const text = isReportName(clean) && typeOf(schema) === 'string' ? reportTemplate(a) : undefined;
+      return text !== undefined ? { template: text } : undefined;
+    }
     const target = paramTarget.get(echo.name);
     return target !== undefined ? { path: target.path } : { arg: echo.name };
   };
@@ -547,7 +589,7 @@ function planTool(a: ToolAnalysis, settings: Settings, counters: Counter[]): Too
     draft.output = shape(declared, '');
   } else {
     // No declared output: a write shows what it set, a read the settings its name mentions (or all).
-    const shown = access === 'write' ? draft.writes : settings.fields.filter((f) => overlap(nameWords(f.key), new Set(a.nounWords.map((w) => singularize(w)))) > 0);
+    const shown = access === 'write' ? draft.writes : settings.fields.filter((f) => related(f.key, new Set(a.nounWords.map((w) => singularize(w)))) > 0);
     for (const f of shown.length > 0 ? shown : settings.fields) {
       draft.output[f.key] = { path: f.path };
       draft.shows.set(f.key, { prop: f.key, args: {} });
@@ -555,6 +597,38 @@ function planTool(a: ToolAnalysis, settings: Settings, counters: Counter[]): Too
   }
   if (access === 'read' && draft.shows.size === 0) return undefined;
   return draft;
+}
+
+/**
+ * A report of what a write did, from the description's sentence that names a parameter: its
+ * verb in the present participle, the parameter's mention replaced by its value
+ * ("Navigates to the destination." → "Navigating to {destination}").
+ */
+function reportTemplate(a: ToolAnalysis): string | undefined {
+  const sentences = a.tool.description.split(/(?<=[.;!?])\s+|:\s+/);
+  for (const sentence of sentences) {
+    const m = /^([A-Z][a-z]+s)\b(.*?)[.;!?]?$/.exec(sentence.trim());
+    if (m === null) continue;
+    let rest = m[2] as string;
+    let hit = false;
+    for (const p of a.params) {
+      const phrase = nameWords(p.name).join('[ _-]?');
+      const re = new RegExp(`\\b(?:the |a |an |your )?${phrase}s?\\b`, 'i');
+      if (re.test(rest)) {
+        rest = rest.replace(re, `{${p.name}}`);
+        hit = true;
+      }
+    }
+    if (hit) return `${participle(m[1] as string)}${rest}`;
+  }
+  return undefined;
+}
+
+function participle(verb3: string): string {
+  let v = verb3.replace(/ies$/, 'y').replace(/(ss|sh|ch|x|z|o)es$/, '$1').replace(/s$/, '');
+  if (/[^aeiou]e$/.test(v) && !/ee$/.test(v)) v = v.slice(0, -1);
+  else if (/^[^aeiou]*[aeiou][bdgmnpt]$/.test(v.toLowerCase())) v = `${v}${v.at(-1) as string}`;
+  return `${v}ing`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -844,18 +918,37 @@ function probesFor(d: ToolPlanDraft, drafts: ToolPlanDraft[], state: Map<string,
   // A bound the result must keep: too large an amount is refused and changes nothing.
   for (const c of d.checks) {
     if (c.when === 'after' && typeof c.value === 'number') {
-      const addEffect = d.effects.find((e) => 'add' in e && JSON.stringify(e.add) === JSON.stringify(c.path));
+      const addEffect = d.effects.find((e) => JSON.stringify(e.add ?? e.set) === JSON.stringify(c.path) && 'arg' in (e.value as Json));
       const arg = addEffect !== undefined ? ((addEffect.value as Json).arg as string) : undefined;
       if (arg !== undefined) probes.push({ args: { ...happy.args, [arg]: c.value + 1 }, ok: false, changes: false, ...(before.length > 0 ? { before } : {}) });
     } else if (c.arg !== undefined && typeof c.value === 'number') {
       const bad = c.op === 'gte' ? c.value - 1 : c.op === 'lte' ? c.value + 1 : c.op === 'multiple-of' ? c.value + c.value / 2 + 0.5 : undefined;
       if (bad !== undefined) probes.push({ args: { ...happy.args, [c.arg as string]: bad }, ok: false, changes: false, ...(before.length > 0 ? { before } : {}) });
-    } else if (c.when === 'before' && c.path !== undefined && before.length > 0) {
+    } else if (c.when === 'before' && c.path !== undefined && fixes.length > 0) {
       // Without the setup the precondition does not hold: the call is refused.
-      probes.push({ args: happy.args, ok: false, changes: false });
+      probes.push({ args: happy.args, ok: false, changes: false, ...(setup.length > 0 ? { before: setup } : {}) });
+    } else if (c.when === 'before' && c.path !== undefined) {
+      // The seed meets the precondition: another tool breaks it first, and the call is refused.
+      const breaker = breakerFor(c, d, drafts, state, fields);
+      if (breaker !== undefined) probes.push({ args: happy.args, ok: false, changes: false, before: [...before, breaker] });
     }
   }
   return probes;
+}
+
+/** A call of another tool that makes the check fail from the seed, or undefined. */
+function breakerFor(c: Json, d: ToolPlanDraft, drafts: ToolPlanDraft[], state: Map<string, JsonValue>, fields: Field[]): { name: string; args: JsonObject } | undefined {
+  const f = fields.find((x) => JSON.stringify(x.path) === JSON.stringify(c.path));
+  if (f === undefined) return undefined;
+  for (const other of drafts) {
+    if (other === d || other.access !== 'write' || !other.writes.includes(f) || other.checks.some((x) => x.when === 'before' && x.path !== undefined)) continue;
+    const h = happyArgs(other, state, fields);
+    if (h === undefined) continue;
+    const v = h.after.get(f.key);
+    const broken = c.op === 'all-eq' ? isJsonObject(v ?? null) && Object.values(v as JsonObject).some((x) => x !== c.value) : JSON.stringify(v) !== JSON.stringify(c.value);
+    if (broken) return { name: other.analysis.tool.name, args: h.args };
+  }
+  return undefined;
 }
 
 /** Calls that make this tool's preconditions hold from the seed; undefined when one cannot be met. */
@@ -938,10 +1031,11 @@ function build(input: FamilyInput, data: SettingsData): { settings: Settings; dr
         const context = new Set(a.words);
         if (t !== 'string' && t !== 'number' && t !== 'boolean') continue;
         if (nameWords(p.name).some((w) => AMOUNT_WORDS.has(w))) continue;
+        if (nameWords(p.name).every((w) => WEAK.has(w) || GENERIC_PARAM.has(w))) continue;
         const en = enumValues(p.schema);
         if (en !== undefined && settings.fields.some((f) => f.kind === 'string' && enumMap(en, f.values).hits > 0)) continue;
         if (t === 'boolean' && settings.fields.some((f) => f.kind === 'string' && boolMap(p.name, f.values) !== undefined)) continue;
-        const f = settings.match(p.name, context);
+        const f = settings.match(p.name, context, true);
         if (f !== undefined) settings.enrich(f, p.schema);
         else if (t !== 'string' || en !== undefined || toolVerb(a) === 'set') settings.add(p.name, p.schema);
       }
@@ -950,6 +1044,17 @@ function build(input: FamilyInput, data: SettingsData): { settings: Settings; dr
   }
   const outputNames = candidates.flatMap((a) => outputLeaves(a.tool.outputSchema, settings).map(([k]) => k));
   const counters = findCounters(settings, outputNames);
+  // A counter the outputs report ("remaining unlocked doors") is kept in the state as well.
+  for (const c of counters) {
+    if (c.field !== undefined) continue;
+    const name = outputNames.find((n) => c.matches(n));
+    if (name === undefined || settings.byNorm(name.replace(/^_+/, '')) !== undefined) continue;
+    const f = settings.add(name, { type: 'integer' });
+    f.kind = 'number';
+    const of = c.of.seed;
+    f.seed = of !== null && typeof of === 'object' && !Array.isArray(of) ? Object.values(of).filter((v) => v === c.value).length : 0;
+    c.field = f;
+  }
   const drafts: ToolPlanDraft[] = [];
   for (const a of candidates) {
     const d = planTool(a, settings, counters);

@@ -1,7 +1,7 @@
 import type { JsonObject, JsonSchemaObject, JsonValue } from '@autoforge/core';
 import { createRng, isJsonObject } from '@autoforge/core';
 import type { ToolAnalysis } from '../analyze-tool.js';
-import { idReference, singularize, pluralize } from '../naming.js';
+import { pluralize, singularize } from '../naming.js';
 import { enumOf, mainType, nonNull } from '../schema-utils.js';
 import { valueFor } from '../values/index.js';
 import type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe } from './family.js';
@@ -30,6 +30,8 @@ interface MatchData {
   noun: string;
   roles: ToolRole[];
 }
+
+const MAKE_WORDS = new Set(['report', 'raise', 'file', 'lodge', 'log', 'submit', 'open']);
 
 const TRANSITIONS: Record<string, { status: string; past: string }> = {
   close: { status: 'closed', past: 'closed' },
@@ -88,7 +90,9 @@ function roleOf(a: ToolAnalysis, noun: string): ToolRole | undefined {
   }
   const transitionVerb = a.words.find((w) => TRANSITIONS[w] !== undefined);
   if (transitionVerb !== undefined && idParam !== undefined) return { name, op: 'transition', word: transitionVerb, analysis: a };
-  if (a.verbClass === 'create' && idParam === undefined) return { name, op: 'create', analysis: a };
+  // Trackers have their own words for making a ticket (`report_bug`, `raise_ticket`).
+  const creates = a.verbClass === 'create' || a.words.some((w) => MAKE_WORDS.has(w));
+  if (creates && idParam === undefined) return { name, op: 'create', analysis: a };
   if (a.verbClass === 'delete' && idParam !== undefined) return { name, op: 'delete', analysis: a };
   if ((a.verbClass === 'update' || verb === 'assign') && idParam !== undefined) {
     const dict = nonId.find((p) => p.schema.type === 'object' && isJsonObject(p.schema.properties ?? null));
@@ -123,6 +127,8 @@ interface Model {
   idPrefix: string;
   idWidth: number;
   counterKey?: string;
+  /** The counter is the sample's (else this family made it). */
+  counterFromSample?: boolean;
   statusField: string;
   creatorField?: string;
   userKey?: string;
@@ -260,6 +266,17 @@ function buildModel(data: MatchData, input: FamilyInput): { model: Model; sample
     statuses,
     tickets,
   };
+  // Unscoped tickets keep their next number as state (`ticket_counter`) when the sample has no
+  // counter: it starts at 1 and skips numbers in use, so ids stay unique.
+  let ownCounter = counterKey !== undefined;
+  if (counterKey === undefined && scope.length === 0) {
+    const k = `${noun}_counter`;
+    if (!taken.has(k) && !(sample !== undefined && k in sample)) {
+      counterKey = k;
+      ownCounter = false;
+    }
+  }
+  model.counterFromSample = ownCounter;
   if (counterKey !== undefined) model.counterKey = counterKey;
   if (userKey !== undefined) model.userKey = userKey;
   if (creatorField !== undefined && userKey !== undefined) model.creatorField = creatorField;
@@ -745,7 +762,11 @@ function planAll(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
     schema: model.storeKind === 'list' ? { type: 'array', items: ticketItems } : { type: 'object', additionalProperties: ticketItems },
     value: storeValue,
   };
-  if (model.counterKey !== undefined) state[model.counterKey] = { schema: { type: 'number' }, value: sample?.[model.counterKey] as JsonValue };
+  if (model.counterKey !== undefined) {
+    // A generated state's counter follows its seeded tickets; a sample's starts where it says (or 1).
+    const next = sampled ? 1 : model.tickets.reduce((m, t) => Math.max(m, numericId(t[model.idField]) || 0), 0) + 1;
+    state[model.counterKey] = { schema: { type: 'integer', minimum: 0 }, value: model.counterFromSample === true ? (sample?.[model.counterKey] as JsonValue) : next };
+  }
   if (model.userKey !== undefined && model.ownUserKey) {
     state[model.userKey] = { schema: { type: ['string', 'null'] }, value: (sample?.[model.userKey] as JsonValue | undefined) ?? null };
   }

@@ -1,18 +1,29 @@
-import type { Faker } from '@faker-js/faker';
+import type { Faker, LocaleDefinition, Randomizer } from '@faker-js/faker';
 import { faker as enUsFaker } from '@faker-js/faker/locale/en_US';
 import type { JsonObject, Rng } from '@autoforge/core';
 import { idReference, words } from '../naming.js';
 import type { Meaning } from './meaning.js';
 import { meaningOf } from './meaning.js';
 
-/**
- * The faker instance every value is drawn from, reseeded from our `Rng` before each draw, so a
- * value depends only on the stream it was given (same seed, same bytes). Draws are synchronous,
- * so no other use of the instance can come between the reseed and the draw.
- */
+// A private faker whose every random choice is taken from the `Rng` of the current draw (its
+// `randomizer`), so a value depends only on the stream it was given (same seed, same bytes) and
+// no Mersenne Twister is reseeded per value. Draws are synchronous: nothing can come between
+// setting the stream and drawing from it.
+let current: Rng | undefined;
+const randomizer: Randomizer = {
+  next: () => {
+    if (!current) throw new Error('env-synth: values: faker drawn outside a seeded draw');
+    return current.float();
+  },
+  seed: () => undefined,
+};
+type FakerClass = new (options: { locale: LocaleDefinition; randomizer: Randomizer }) => Faker;
+const privateFaker = new (enUsFaker.constructor as FakerClass)({ locale: enUsFaker.rawDefinitions, randomizer });
+
+/** The private faker instance, drawing from `rng` until the next call. */
 export function seededFaker(rng: Rng): Faker {
-  enUsFaker.seed(rng.uint32());
-  return enUsFaker;
+  current = rng;
+  return privateFaker;
 }
 
 /** What a realistic draw knows: the field, its record so far and the record's entity. */
@@ -71,6 +82,15 @@ export function personOf(record: JsonObject | undefined, entity: string | undefi
       if (parts.length >= 2) [out.first, out.last] = [parts[0] as string, parts[parts.length - 1] as string];
     }
   }
+  if (out.first === undefined || out.last === undefined) {
+    // A record keyed by `mia_garcia7` or `mia.garcia@example.com` is Mia Garcia's.
+    for (const [k, v] of Object.entries(record)) {
+      const m = meaningOf(k, entity);
+      if (typeof v !== 'string' || (m !== 'username' && m !== 'email')) continue;
+      const parts = /^([a-z]{2,})[._]([a-z]{2,})\d*(@|$)/.exec(v);
+      if (parts) return { first: out.first ?? capitalize(parts[1] as string), last: out.last ?? capitalize(parts[2] as string) };
+    }
+  }
   return out;
 }
 
@@ -119,65 +139,50 @@ function idLike(d: DrawContext): string {
  * addresses, companies, products, dates, statuses, short sentences for free text, and so on.
  */
 export function realisticString(meaning: Meaning, d: DrawContext): string {
-  // Seeded on first use: meanings drawn from our own stream skip faker's reseed.
-  let faker: Faker | undefined;
-  const seed = d.rng.uint32();
-  const lazy = {} as Faker;
-  for (const k of ['person', 'phone', 'location', 'company', 'commerce', 'animal', 'book', 'hacker', 'color', 'internet', 'string', 'word', 'finance', 'helpers', 'system', 'airline'] as const) {
-    Object.defineProperty(lazy, k, {
-      get: () => {
-        if (!faker) {
-          enUsFaker.seed(seed);
-          faker = enUsFaker;
-        }
-        return faker[k];
-      },
-    });
-  }
-  const f = lazy;
+  const fk = (): Faker => seededFaker(d.rng);
   switch (meaning) {
     // A record with two first-name fields (`first_name`, `firstName`) names one person.
     case 'first_name':
-      return personOf(d.record, d.entity).first ?? f.person.firstName();
+      return personOf(d.record, d.entity).first ?? fk().person.firstName();
     case 'last_name':
-      return personOf(d.record, d.entity).last ?? f.person.lastName();
+      return personOf(d.record, d.entity).last ?? fk().person.lastName();
     case 'full_name': {
-      const p = person(f, d);
+      const p = person(fk(), d);
       return `${p.first} ${p.last}`;
     }
     case 'username': {
-      const p = person(f, d);
+      const p = person(fk(), d);
       return `${ascii(p.first)}_${ascii(p.last)}${d.rng.bool(0.5) ? d.rng.int(1, 99) : ''}`;
     }
     case 'email': {
-      const p = person(f, d);
+      const p = person(fk(), d);
       return `${ascii(p.first)}.${ascii(p.last)}@example.com`;
     }
     case 'phone':
-      return f.phone.number({ style: 'national' });
+      return fk().phone.number({ style: 'national' });
     case 'street':
-      return f.location.streetAddress();
+      return fk().location.streetAddress();
     case 'address2':
       // USPS abbreviations (`Apt. 4`, `Ste. 499`), never a bare `Suite 499` that reads like a placeholder.
-      return f.location.secondaryAddress().replace(/^Suite /, 'Ste. ');
+      return fk().location.secondaryAddress().replace(/^Suite /, 'Ste. ');
     case 'city':
-      return f.location.city();
+      return fk().location.city();
     case 'state':
-      return f.location.state({ abbreviated: true });
+      return fk().location.state({ abbreviated: true });
     case 'zip':
-      return f.location.zipCode('#####');
+      return fk().location.zipCode('#####');
     case 'country':
-      return d.rng.bool(0.7) ? COUNTRY_DEFAULT : f.location.country();
+      return d.rng.bool(0.7) ? COUNTRY_DEFAULT : fk().location.country();
     case 'country_code':
-      return f.location.countryCode('alpha-2');
+      return fk().location.countryCode('alpha-2');
     case 'company':
-      return f.company.name();
+      return fk().company.name();
     case 'product':
-      return f.commerce.productName();
+      return fk().commerce.productName();
     case 'pet_name':
-      return f.animal.petName();
+      return fk().animal.petName();
     case 'title':
-      return /^(book|publication|novel)$/.test(d.entity ?? '') ? f.book.title() : capitalize(`${f.hacker.verb()} the ${f.hacker.adjective()} ${f.hacker.noun()}`);
+      return /^(book|publication|novel)$/.test(d.entity ?? '') ? fk().book.title() : capitalize(`${fk().hacker.verb()} the ${fk().hacker.adjective()} ${fk().hacker.noun()}`);
     case 'birth_date':
       return iso(d.rng, Date.UTC(1950, 0, 1), Date.UTC(2005, 0, 1)).slice(0, 10);
     case 'date':
@@ -189,71 +194,71 @@ export function realisticString(meaning: Meaning, d: DrawContext): string {
     case 'status':
       return d.rng.pick(STATUSES);
     case 'color':
-      return f.color.human();
+      return fk().color.human();
     case 'reason':
       return d.rng.pick(REASONS);
     case 'description':
-      return /^(product|item|variant|listing)$/.test(d.entity ?? '') ? f.commerce.productDescription() : sentence(f.company.catchPhrase());
+      return /^(product|item|variant|listing)$/.test(d.entity ?? '') ? fk().commerce.productDescription() : sentence(fk().company.catchPhrase());
     case 'comment':
     case 'message':
-      return sentence(f.hacker.phrase());
+      return sentence(fk().hacker.phrase());
     case 'url':
-      return `https://${f.internet.domainName()}/${f.helpers.slugify(f.word.noun()).toLowerCase()}`;
+      return `https://${fk().internet.domainName()}/${fk().helpers.slugify(fk().word.noun()).toLowerCase()}`;
     case 'image_url':
-      return `https://images.example.com/${f.string.alphanumeric({ length: 10, casing: 'lower' })}.jpg`;
+      return `https://images.example.com/${fk().string.alphanumeric({ length: 10, casing: 'lower' })}.jpg`;
     case 'domain':
-      return f.internet.domainName();
+      return fk().internet.domainName();
     case 'ip':
-      return f.internet.ipv4();
+      return fk().internet.ipv4();
     case 'tag':
-      return f.word.noun().toLowerCase();
+      return fk().word.noun().toLowerCase();
     case 'label':
       return d.rng.pick(LABELS);
     case 'category':
-      return /(type|kind|class|tier|plan|level)$/.test(words(d.name).join('_')) ? d.rng.pick(TIERS) : f.commerce.department();
+      return /(type|kind|class|tier|plan|level)$/.test(words(d.name).join('_')) ? d.rng.pick(TIERS) : fk().commerce.department();
     case 'currency':
-      return d.rng.bool(0.6) ? 'USD' : f.finance.currencyCode();
+      return d.rng.bool(0.6) ? 'USD' : fk().finance.currencyCode();
     case 'symbol':
-      return f.string.alpha({ length: { min: 2, max: 4 }, casing: 'upper' });
+      return fk().string.alpha({ length: { min: 2, max: 4 }, casing: 'upper' });
     case 'card_number':
-      return f.finance.creditCardNumber('4##############L');
+      return fk().finance.creditCardNumber('4##############L');
     case 'cvv':
-      return f.finance.creditCardCVV();
+      return fk().finance.creditCardCVV();
     case 'account_number':
-      return f.finance.accountNumber(10);
+      return fk().finance.accountNumber(10);
     case 'isbn':
-      return f.commerce.isbn({ variant: 13, separator: '-' });
+      return fk().commerce.isbn({ variant: 13, separator: '-' });
     case 'sku':
-      return `${f.string.alpha({ length: 3, casing: 'upper' })}-${f.string.numeric(5)}`;
+      return `${fk().string.alpha({ length: 3, casing: 'upper' })}-${fk().string.numeric(5)}`;
     case 'slug':
-      return f.helpers.slugify(`${f.word.adjective()} ${f.word.noun()}`).toLowerCase();
+      return fk().helpers.slugify(`${fk().word.adjective()} ${fk().word.noun()}`).toLowerCase();
     case 'uuid':
-      return f.string.uuid();
+      return fk().string.uuid();
     case 'password':
-      return f.internet.password({ length: 14 });
+      return fk().internet.password({ length: 14 });
     case 'path':
-      return `/home/${ascii(f.person.firstName())}/${f.system.fileName()}`;
+      return `/home/${ascii(fk().person.firstName())}/${fk().system.fileName()}`;
     case 'file_name':
-      return f.system.commonFileName();
+      return fk().system.commonFileName();
     case 'language':
       return d.rng.pick(LANGUAGES);
     case 'airport':
-      return f.airline.airport().iataCode;
+      return fk().airline.airport().iataCode;
     case 'airline':
-      return f.airline.airline().name;
+      return fk().airline.airline().name;
     case 'flight_number':
-      return `${f.airline.airline().iataCode}${f.airline.flightNumber({ length: { min: 3, max: 4 } })}`;
+      return `${fk().airline.airline().iataCode}${fk().airline.flightNumber({ length: { min: 3, max: 4 } })}`;
     case 'gender':
       return d.rng.pick(GENDERS);
     case 'job_title':
-      return f.person.jobTitle();
+      return fk().person.jobTitle();
     case 'department':
-      return f.commerce.department();
+      return fk().commerce.department();
     case 'id_ref':
     case 'integer_id':
       return idLike(d);
     case 'name':
-      return `${capitalize(f.word.adjective())} ${capitalize(f.word.noun())}`;
+      return `${capitalize(fk().word.adjective())} ${capitalize(fk().word.noun())}`;
     case 'price':
     case 'quantity':
     case 'rating':
@@ -265,7 +270,7 @@ export function realisticString(meaning: Meaning, d: DrawContext): string {
     case 'duration':
       return String(numericValue(meaning, d.rng, { integer: meaning !== 'price' }));
     case 'word':
-      return f.word.noun();
+      return fk().word.noun();
   }
 }
 

@@ -66,6 +66,13 @@ describe('valueFor', () => {
     expect(canonicalJson(valueFor('customer', schema, { rng: createRng(6), entity: 'customer' }))).not.toBe(a);
   });
 
+  it('draws faker values from the given stream only: other draws in between change nothing', () => {
+    const draw = (seed: number): JsonValue => valueFor('customer', { type: 'object', properties: { full_name: { type: 'string' }, phone: { type: 'string' }, city: { type: 'string' }, title: { type: 'string' } }, required: ['full_name', 'phone', 'city', 'title'] }, { rng: createRng(seed) });
+    const first = canonicalJson(draw(1));
+    for (let i = 0; i < 5; i++) draw(100 + i);
+    expect(canonicalJson(draw(1))).toBe(first);
+  });
+
   it('gives emails that match the record’s name', () => {
     const v = valueFor('email', { type: 'string', format: 'email' }, { rng: createRng(1), record: { first_name: 'Mia', last_name: 'Garcia' } });
     expect(v).toBe('mia.garcia@example.com');

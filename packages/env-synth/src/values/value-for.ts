@@ -25,6 +25,7 @@ export interface ValueContext {
   optional?: 'required-only' | 'all';
 }
 
+// Nested values draw from their record field's stream in turn (forking costs a hash each).
 const MAX_DEPTH = 6;
 const TRIES = 6;
 // Fields drawn first in a record, so the others can agree with them (names before emails).
@@ -37,9 +38,15 @@ interface State {
   optional: 'required-only' | 'all';
 }
 
+const hasRef = new WeakMap<JsonSchemaObject, boolean>();
 function resolved(schema: JsonSchema, root: JsonSchemaObject | undefined): JsonSchema {
-  if (typeof schema !== 'object' || !JSON.stringify(schema).includes('"$ref"')) return schema;
-  return inlineRefs(schema, root ?? schema);
+  if (typeof schema !== 'object') return schema;
+  let refs = hasRef.get(schema);
+  if (refs === undefined) {
+    refs = JSON.stringify(schema).includes('"$ref"');
+    hasRef.set(schema, refs);
+  }
+  return refs ? inlineRefs(schema, root ?? schema) : schema;
 }
 
 function pickType(types: JsonSchemaTypeName[], meaning: Meaning): JsonSchemaTypeName | 'null' {
@@ -76,8 +83,8 @@ function gen(name: string, schema: JsonSchema, rng: Rng, st: State, depth: numbe
     const order = rng.shuffle(real.length > 0 ? real : alts);
     let first: JsonValue | undefined;
     for (let t = 0; t < 3; t++) {
-      for (const [i, alt] of order.entries()) {
-        const v = gen(name, alt === true ? base : mergeSchemas(base, alt), rng.fork(i).fork(t), st, depth);
+      for (const alt of order) {
+        const v = gen(name, alt === true ? base : mergeSchemas(base, alt), rng, st, depth);
         if (satisfies(s, v)) return v;
         first ??= v;
       }
@@ -216,7 +223,15 @@ function stringFor(name: string, meaning: Meaning, s: JsonSchemaObject, rng: Rng
   candidates.push(() => fitLength(realisticString(meaning, d), s, () => seededFaker(rng).word.noun()));
   if (typeof s.pattern === 'string') {
     const pattern = s.pattern;
-    for (let t = 0; t < TRIES; t++) candidates.push(() => stringMatching(pattern, rng));
+    const max = typeof s.maxLength === 'number' ? s.maxLength : Infinity;
+    const min = typeof s.minLength === 'number' ? s.minLength : 0;
+    const repeat = Math.max(1, Math.min(8, max));
+    for (let t = 0; t < TRIES * 2; t++) candidates.push(() => stringMatching(pattern, rng, repeat));
+    // With lengths, a match repeated or cut to size (`^[a-z]+$` with minLength 12).
+    candidates.push(() => {
+      const v = stringMatching(pattern, rng, repeat);
+      return v === undefined ? undefined : v.repeat(Math.max(1, Math.ceil(min / Math.max(v.length, 1)))).slice(0, Number.isFinite(max) ? max : undefined);
+    });
   }
   let firstSeen: string | undefined;
   for (const c of candidates) {
@@ -250,7 +265,7 @@ function arrayFor(name: string, s: JsonSchemaObject, rng: Rng, st: State, depth:
   for (let i = 0, tries = 0; out.length < n && tries < n * 8; tries++, i++) {
     const itemSchema = out.length < prefix.length ? (prefix[out.length] as JsonSchema) : rest;
     if (itemSchema === false) break;
-    const v = gen(itemName, itemSchema, rng.fork(i), { ...st, record: undefined, entity: objectLike(itemSchema) ? itemName : st.entity }, depth + 1);
+    const v = gen(itemName, itemSchema, rng, { ...st, record: undefined, entity: objectLike(itemSchema) ? itemName : st.entity }, depth + 1);
     if (s.uniqueItems === true) {
       const key = canonicalJson(v);
       if (seen.has(key)) continue;
@@ -272,25 +287,24 @@ function objectFor(s: JsonSchemaObject, rng: Rng, st: State, depth: number): Jso
   const inner: State = { ...st, record: built };
   for (const k of order) {
     const sub = props[k] as JsonSchema;
-    built[k] = gen(k, sub, rng.fork(k), nestedState(k, sub, inner), depth + 1);
+    built[k] = gen(k, sub, rng, nestedState(k, sub, inner), depth + 1);
   }
   const out: JsonObject = {};
   for (const k of names) if (k in built) out[k] = built[k] as JsonValue;
   // Required names without a property schema, and maps (`additionalProperties` only).
   const extra: JsonSchema = s.additionalProperties === undefined ? true : s.additionalProperties;
-  for (const k of required) if (!(k in out) && extra !== false) out[k] = gen(k, extra, rng.fork(k), inner, depth + 1);
+  for (const k of required) if (!(k in out) && extra !== false) out[k] = gen(k, extra, rng, inner, depth + 1);
   const minProps = typeof s.minProperties === 'number' ? s.minProperties : 0;
   const isMap = names.length === 0 && typeof extra === 'object' && depth < MAX_DEPTH;
   const wanted = Math.max(minProps, isMap ? rng.int(1, 2) : 0);
   const entity = singularize(words(st.entity ?? 'key').join('_')) || 'key';
   for (let i = 0; Object.keys(out).length < wanted && i < wanted * 4 && extra !== false; i++) {
-    const keyRng = rng.fork(`key:${i}`);
     const key =
       typeof s.propertyNames === 'object'
-        ? String(gen(entity, { type: 'string', ...s.propertyNames }, keyRng, { ...st, record: undefined }, depth + 1))
+        ? String(gen(entity, { type: 'string', ...s.propertyNames }, rng, { ...st, record: undefined }, depth + 1))
         : `${entity}_${i + 1}`;
     if (key in out) continue;
-    out[key] = gen(entity, extra, rng.fork(`value:${i}`), { ...st, record: undefined }, depth + 1);
+    out[key] = gen(entity, extra, rng, { ...st, record: undefined }, depth + 1);
   }
   return out;
 }
@@ -358,14 +372,14 @@ function constrained(name: string, schema: JsonSchema, also: readonly JsonSchema
   const order = [{ s: merged as JsonSchema, i: -1 }, ...all.map((s, i) => ({ s, i })).sort((a, b) => strictness(b.s) - strictness(a.s) || a.i - b.i)];
   // When no draw satisfies all, the field's own schema wins (the state must stay schema-valid).
   let own: JsonValue | undefined;
-  for (const { s, i } of order) {
+  for (const { s } of order) {
     for (let t = 0; t < 3; t++) {
-      const v = gen(name, s, rng.fork(`c${i}`).fork(t), st, depth);
+      const v = gen(name, s, rng, st, depth);
       if (all.every((x) => satisfies(x, v))) return v;
       if (own === undefined && satisfies(schema, v)) own = v;
     }
   }
-  return own ?? gen(name, schema, rng.fork('own'), st, depth);
+  return own ?? gen(name, schema, rng, st, depth);
 }
 
 /**

@@ -5,12 +5,15 @@ import { FEATURE_SIZE, candidateFeatures, isWriteTool, summarizeTurn } from './f
 import { call, retailTools } from './test-support.js';
 
 describe('isWriteTool', () => {
-  it('reads hints, the tau2 tool type, then the name', () => {
+  it('reads hints (tool types included), then the name, then the description (core toolAccess)', () => {
     const base = { description: '', parameters: { type: 'object' as const }, source: { format: 'openai-chat' as const, pointer: '' } };
     expect(isWriteTool({ ...base, name: 'get_user_details' })).toBe(false);
     expect(isWriteTool({ ...base, name: 'cancel_pending_order' })).toBe(true);
     expect(isWriteTool({ ...base, name: 'get_x', hints: { readOnly: false } })).toBe(true);
-    expect(isWriteTool({ ...base, name: 'update_x', extensions: { 'x-tau2-tool-type': 'READ' } })).toBe(false);
+    expect(isWriteTool({ ...base, name: 'update_x', hints: { readOnly: true, toolType: 'read' } })).toBe(false);
+    expect(isWriteTool({ ...base, name: 'retrieve_invoice' })).toBe(false);
+    expect(isWriteTool({ ...base, name: 'echo', description: 'Writes text to a file.' })).toBe(true);
+    expect(isWriteTool({ ...base, name: 'frobnicate' })).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Message, ToolSpec } from '@autoforge/core';
-import { parseFactStatements } from '@autoforge/core';
+import { parseFactStatements, toolAccess } from '@autoforge/core';
 import type { CandidateAction } from './candidates.js';
 import { actionKey, renderCandidate } from './candidates.js';
 
@@ -12,14 +12,13 @@ const BASE = 24;
 /** Length of a candidate's feature vector. */
 export const FEATURE_SIZE = BASE + TOOL_BUCKETS + ASK_BUCKETS;
 
-const READ_NAME = /^(get|find|list|search|check|calculate|compute|lookup|look_up|query|read|view|show|fetch|count|think)(_|$)/;
-
-/** Whether a tool changes state: its hints, tau2's tool type, else its name (`get_`, `find_`, `list_` … read). */
+/**
+ * Whether a tool changes state: core's `toolAccess` (declared hints, then the name's verb, then
+ * the description's), the one rule every package uses. When nothing says, not a write (the
+ * dependency graph's default too).
+ */
 export function isWriteTool(tool: ToolSpec): boolean {
-  if (tool.hints?.readOnly !== undefined) return !tool.hints.readOnly;
-  const type = tool.extensions?.['x-tau2-tool-type'];
-  if (typeof type === 'string') return type.toUpperCase() === 'WRITE';
-  return !READ_NAME.test(tool.name.toLowerCase());
+  return toolAccess(tool).access === 'write';
 }
 
 /** FNV-1a 32-bit hash, for stable feature buckets. */
