@@ -200,6 +200,14 @@ describe('buildDependencyGraph matching rules', () => {
     expect(buildDependencyGraph(tools, { access: 'names' }).getNodeAttributes('create_order')).toMatchObject({ access: 'write', accessFrom: 'name' });
   });
 
+  it('reads the description when neither hints nor the name say (core toolAccess), and an HTTP method counts as a hint', () => {
+    const described = { ...tool('entry_v2', ['text'], obj({})), description: 'Deletes the entry with this text.' };
+    const viaGet = tool('login_member', ['name'], obj({}), { hints: { readOnly: true, httpMethod: 'get' } });
+    const graph = buildDependencyGraph([described, viaGet]);
+    expect(graph.getNodeAttributes('entry_v2')).toMatchObject({ access: 'write', accessFrom: 'description' });
+    expect(graph.getNodeAttributes('login_member')).toMatchObject({ access: 'read', accessFrom: 'hints' });
+  });
+
   it('gives a tool without an output schema no out-edges', () => {
     const graph = buildDependencyGraph([tool('get_order', ['order_id']), tool('cancel_order', ['order_id'], obj({ order_id: 'string' }))]);
     expect(graph.outDegree('get_order')).toBe(0);

@@ -30,11 +30,11 @@ export interface ToolAnalysis {
   verbClass?: VerbClass;
   /** The words naming what the tool acts on (verb, `by …` clause and filler removed). */
   nounWords: string[];
-  /** Words after `by` (`find_user_id_by_name_zip` → name, zip). */
+  /** Words after `by` (`locate_user_id_by_name_zip` → name, zip). */
   byWords: string[];
-  /** The name asks for an id (`find_user_id_by_email`). */
+  /** The name asks for an id (`locate_user_id_by_email`). */
   returnsId: boolean;
-  /** The object noun is plural (`get_bills_for_customer`). */
+  /** The object noun is plural (`get_invoices_for_customer`). */
   pluralNoun: boolean;
   params: ParamInfo[];
   /** Declared read-only: the document's hints or HTTP method say so (core's `toolAccess`). */
@@ -60,7 +60,7 @@ export function analyzeTool(tool: ToolSpec): ToolAnalysis {
   let verbClass = verb ? verbClassOf(verb) : undefined;
   const byIndex = w.indexOf('by');
   let before = w.filter((_, i) => i !== verbIndex && (byIndex < 0 || i < byIndex));
-  // `get_bills_for_customer`: what follows `for`/`from`/`of` names the owner, not the object.
+  // `get_invoices_for_customer`: what follows `for`/`from`/`of` names the owner, not the object.
   const cut = before.findIndex((x, i) => i > 0 && (x === 'for' || x === 'from' || x === 'of' || x === 'in'));
   if (cut > 0) before = before.slice(0, cut);
   const byWords = byIndex >= 0 ? w.slice(byIndex + 1).filter((x) => x !== 'and') : [];

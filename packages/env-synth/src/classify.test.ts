@@ -17,11 +17,11 @@ function tool(name: string, description: string, properties: Record<string, Json
 const str = (description = ''): JsonSchemaObject => ({ type: 'string', description });
 
 const shopTools: ToolSpec[] = [
-  tool('get_order_details', 'Get the status and details of an order.', { order_id: str("The order id, such as '#W0000000'.") }),
-  tool('find_user_id_by_email', 'Find user id by email.', { email: str() }),
+  tool('get_order_info', 'Get the status and details of an order.', { order_id: str("The order id, such as '#W0000000'.") }),
+  tool('locate_user_id_by_email', 'Find user id by email.', { email: str() }),
   tool('list_orders', 'List the orders of a user.', { user_id: str(), status: { type: 'string', enum: ['pending', 'delivered'] } }),
   tool('create_order', 'Create an order for a user.', { user_id: str("The user id, such as 'sara_doe_496'."), item_name: str(), price: { type: 'number' } }),
-  tool('cancel_pending_order', 'Cancel a pending order.', { order_id: str(), reason: { type: 'string', enum: ['no longer needed', 'ordered by mistake'] } }),
+  tool('cancel_the_pending_order', 'Cancel a pending order.', { order_id: str(), reason: { type: 'string', enum: ['no longer needed', 'ordered by mistake'] } }),
   tool('update_user_email', 'Change the email of a user.', { user_id: str(), email: str() }),
   tool('delete_order', 'Delete an order.', { order_id: str() }),
   tool('calculate', 'Calculate the result of a mathematical expression.', { expression: str() }),
@@ -32,22 +32,22 @@ const shopDoc: ToolDoc = { format: 'openai-chat', tools: shopTools };
 
 describe('analyzeTool', () => {
   it('reads verb, object noun, by-clause and whether an id is returned', () => {
-    const a = analyzeTool(tool('find_user_id_by_name_zip', 'Find user id by name and zip.', { first_name: str(), zip: str() }));
+    const a = analyzeTool(tool('locate_user_id_by_name_zip', 'Find user id by name and zip.', { first_name: str(), zip: str() }));
     expect(a.verbClass).toBe('find');
     expect(a.nounWords).toEqual(['user']);
     expect(a.byWords).toEqual(['name', 'zip']);
     expect(a.returnsId).toBe(true);
   });
 
-  it('cuts the owner out of the object noun (`get_bills_for_customer`)', () => {
-    const a = analyzeTool(tool('get_bills_for_customer', 'Bills of a customer.', { customer_id: str() }));
-    expect(a.nounWords).toEqual(['bills']);
+  it('cuts the owner out of the object noun (`get_invoices_for_customer`)', () => {
+    const a = analyzeTool(tool('get_invoices_for_customer', 'Invoices of a customer.', { customer_id: str() }));
+    expect(a.nounWords).toEqual(['invoices']);
     expect(a.pluralNoun).toBe(true);
   });
 
   it('recognizes think and transfer tools as acknowledgments', () => {
     expect(analyzeTool(shopTools[8] as ToolSpec).noopKind).toBe('think');
-    const transfer = tool('transfer_to_human_agents', 'Transfer the user to a human agent, with a summary.', { summary: str() });
+    const transfer = tool('transfer_to_human_staff', 'Transfer the user to a human agent, with a summary.', { summary: str() });
     expect(analyzeTool(transfer).noopKind).toBe('transfer');
   });
 });
@@ -64,11 +64,11 @@ describe('classification without a sample state', () => {
   });
 
   it('classifies each tool into its pattern', () => {
-    expect(patternOf('get_order_details')).toBe('lookup');
-    expect(patternOf('find_user_id_by_email')).toBe('find');
+    expect(patternOf('get_order_info')).toBe('lookup');
+    expect(patternOf('locate_user_id_by_email')).toBe('find');
     expect(patternOf('list_orders')).toBe('list');
     expect(patternOf('create_order')).toBe('create');
-    expect(patternOf('cancel_pending_order')).toBe('transition');
+    expect(patternOf('cancel_the_pending_order')).toBe('transition');
     expect(patternOf('update_user_email')).toBe('update');
     expect(patternOf('delete_order')).toBe('delete');
     expect(patternOf('calculate')).toBe('compute');
@@ -93,28 +93,28 @@ describe('classification without a sample state', () => {
       const userId = Object.keys(spec.seedState.users as JsonObject)[0] as string;
       const user = (spec.seedState.users as Record<string, JsonObject>)[userId] as JsonObject;
 
-      expect(call('find_user_id_by_email', { email: String(user.email).toUpperCase() })).toEqual({ ok: true, output: userId });
+      expect(call('locate_user_id_by_email', { email: String(user.email).toUpperCase() })).toEqual({ ok: true, output: userId });
       const created = call('create_order', { user_id: userId, item_name: 'Lamp', price: 12.5 });
       expect(created.ok).toBe(true);
       const order = (created as { output: JsonObject }).output;
       expect(order).toMatchObject({ user_id: userId, item_name: 'Lamp', price: 12.5, status: 'pending' });
       const orderId = order.order_id as string;
       expect(orderId).toMatch(/^#W\d{7}$/);
-      expect(call('get_order_details', { order_id: orderId })).toEqual({ ok: true, output: order });
+      expect(call('get_order_info', { order_id: orderId })).toEqual({ ok: true, output: order });
 
       const listed = call('list_orders', { user_id: userId, status: 'pending' });
       expect(listed.ok && (listed.output as JsonObject[]).some((o) => o.order_id === orderId)).toBe(true);
 
-      const cancelled = call('cancel_pending_order', { order_id: orderId, reason: 'ordered by mistake' });
+      const cancelled = call('cancel_the_pending_order', { order_id: orderId, reason: 'ordered by mistake' });
       expect(cancelled).toMatchObject({ ok: true, output: { status: 'cancelled', cancel_reason: 'ordered by mistake' } });
       // The name says "pending": a cancelled order cannot be cancelled again.
-      expect(call('cancel_pending_order', { order_id: orderId, reason: 'ordered by mistake' })).toMatchObject({ ok: false, error: { code: 'tool_error' } });
+      expect(call('cancel_the_pending_order', { order_id: orderId, reason: 'ordered by mistake' })).toMatchObject({ ok: false, error: { code: 'tool_error' } });
 
       expect(call('update_user_email', { user_id: userId, email: 'new@example.com' })).toMatchObject({ ok: true, output: { email: 'new@example.com' } });
       expect(call('calculate', { expression: '(2 + 3) * 4 / 8' })).toEqual({ ok: true, output: 2.5 });
       expect(call('think', { thought: 'hmm' })).toEqual({ ok: true, output: 'Noted.' });
       expect(call('delete_order', { order_id: orderId })).toMatchObject({ ok: true });
-      expect(call('get_order_details', { order_id: orderId })).toEqual({ ok: false, error: { code: 'tool_error', message: 'order not found' } });
+      expect(call('get_order_info', { order_id: orderId })).toEqual({ ok: false, error: { code: 'tool_error', message: 'order not found' } });
 
       // A tool no pattern fits never answers ok as if it had worked.
       expect(call('frobnicate', { widget: 'x' })).toMatchObject({ ok: false, error: { code: 'tool_error' } });
@@ -141,13 +141,13 @@ describe('classification with a sample state', () => {
   const doc: ToolDoc = {
     format: 'openai-chat',
     tools: [
-      tool('find_user_id_by_name_zip', 'Find user id by first name, last name, and zip code.', { first_name: str(), last_name: str(), zip: str() }),
-      tool('cancel_pending_order', 'Cancel a pending order.', { order_id: str(), reason: str() }),
-      tool('return_delivered_order_items', "Return some items of a delivered order. The order status will be changed to 'return requested'.", {
+      tool('locate_user_id_by_name_zip', 'Find user id by first name, last name, and zip code.', { first_name: str(), last_name: str(), zip: str() }),
+      tool('cancel_the_pending_order', 'Cancel a pending order.', { order_id: str(), reason: str() }),
+      tool('return_the_delivered_order_items', "Return some items of a delivered order. The order status will be changed to 'return requested'.", {
         order_id: str(),
         item_ids: { type: 'array', items: { type: 'string' } },
       }),
-      tool('modify_user_address', 'Modify the default address of a user.', { user_id: str(), city: str(), zip: str() }),
+      tool('modify_the_user_address', 'Modify the default address of a user.', { user_id: str(), city: str(), zip: str() }),
     ],
   };
   const result = synthesizeEnvironment(doc, { seed: 2, sampleState: sample });
@@ -176,14 +176,14 @@ describe('classification with a sample state', () => {
     try {
       const s = env.createSession();
       const call = (name: string, args: JsonObject) => s.stepSync({ id: name, name, arguments: JSON.stringify(args) });
-      expect(call('find_user_id_by_name_zip', { first_name: 'bob', last_name: 'RAY', zip: '80202' })).toEqual({ ok: true, output: 'bob_ray_202' });
-      expect(call('cancel_pending_order', { order_id: '#W1000002', reason: 'x' })).toMatchObject({ ok: false, error: { message: 'order status is "delivered"; must be pending' } });
-      expect(call('return_delivered_order_items', { order_id: '#W1000002', item_ids: ['999'] })).toMatchObject({ ok: false, error: { message: 'item 999 not found' } });
-      expect(call('return_delivered_order_items', { order_id: '#W1000004', item_ids: ['903'] })).toMatchObject({
+      expect(call('locate_user_id_by_name_zip', { first_name: 'bob', last_name: 'RAY', zip: '80202' })).toEqual({ ok: true, output: 'bob_ray_202' });
+      expect(call('cancel_the_pending_order', { order_id: '#W1000002', reason: 'x' })).toMatchObject({ ok: false, error: { message: 'order status is "delivered"; must be pending' } });
+      expect(call('return_the_delivered_order_items', { order_id: '#W1000002', item_ids: ['999'] })).toMatchObject({ ok: false, error: { message: 'item 999 not found' } });
+      expect(call('return_the_delivered_order_items', { order_id: '#W1000004', item_ids: ['903'] })).toMatchObject({
         ok: true,
         output: { status: 'return requested', return_items: ['903'] },
       });
-      expect(call('modify_user_address', { user_id: 'ann_lee_101', city: 'Boston', zip: '02101' })).toMatchObject({
+      expect(call('modify_the_user_address', { user_id: 'ann_lee_101', city: 'Boston', zip: '02101' })).toMatchObject({
         ok: true,
         output: { address: { city: 'Boston', zip: '02101' } },
       });
@@ -198,7 +198,7 @@ describe('hints', () => {
   it('never compiles a tool declared read-only into a write', () => {
     const doc: ToolDoc = {
       format: 'json-schema-defs',
-      tools: [tool('cancel_order', 'Cancel an order.', { order_id: str() }, { hints: { readOnly: true } })],
+      tools: [tool('cancel_the_order', 'Cancel an order.', { order_id: str() }, { hints: { readOnly: true } })],
     };
     const r = synthesizeEnvironment(doc, { seed: 1, size: 3 });
     expect(r.ok && r.value.report.tools[0]?.pattern).toBe('lookup');
@@ -208,25 +208,25 @@ describe('hints', () => {
 describe('plain state values', () => {
   it('turns on, toggles and reads a boolean value the tools name', async () => {
     const doc: ToolDoc = {
-      format: 'bfcl',
+      format: 'openai-chat',
       tools: [
-        tool('turn_on_wifi', 'Turn on WiFi.'),
-        tool('toggle_wifi', 'Toggle WiFi.'),
-        tool('check_wifi_status', 'Check whether WiFi is on.'),
+        tool('turn_on_bluetooth', 'Turn on Bluetooth.'),
+        tool('toggle_bluetooth', 'Toggle Bluetooth.'),
+        tool('check_bluetooth_status', 'Check whether Bluetooth is on.'),
       ],
     };
-    const r = synthesizeEnvironment(doc, { seed: 1, sampleState: { wifi: false } });
+    const r = synthesizeEnvironment(doc, { seed: 1, sampleState: { bluetooth: false } });
     if (!r.ok) throw new Error('synthesis failed');
-    expect(r.value.report.values).toEqual(['wifi']);
+    expect(r.value.report.values).toEqual(['bluetooth']);
     expect(r.value.report.unclassified).toEqual([]);
     const env = await createEnvironment(r.value.spec, { validateOutputs: true });
     try {
       const s = env.createSession();
       const call = (name: string) => s.stepSync({ id: name, name, arguments: '{}' });
-      expect(call('turn_on_wifi')).toEqual({ ok: true, output: true });
-      expect(call('toggle_wifi')).toEqual({ ok: true, output: false });
-      expect(call('check_wifi_status')).toEqual({ ok: true, output: false });
-      expect(s.state()).toEqual({ wifi: false });
+      expect(call('turn_on_bluetooth')).toEqual({ ok: true, output: true });
+      expect(call('toggle_bluetooth')).toEqual({ ok: true, output: false });
+      expect(call('check_bluetooth_status')).toEqual({ ok: true, output: false });
+      expect(s.state()).toEqual({ bluetooth: false });
     } finally {
       env.close();
     }
@@ -315,5 +315,35 @@ describe('open-world keyed records (invented documents)', () => {
 
   it('reads a tool declared read-only, whatever its verb says', () => {
     expect(report.tools.find((t) => t.tool === 'close_widget_session')?.pattern).toBe('lookup');
+  });
+});
+
+describe('a sample with integer keys', () => {
+  it('keys the records by their numbers and creates the next one', async () => {
+    const int = { type: 'integer' } as const;
+    const doc: ToolDoc = {
+      format: 'openai-chat',
+      tools: [
+        tool('get_lesson', 'Get a lesson.', { lesson_id: int }),
+        tool('create_lesson', 'Create a lesson.', { title: str() }),
+        tool('delete_lesson', 'Delete a lesson.', { lesson_id: int }),
+      ],
+    };
+    const sample = { lessons: [{ id: 5, title: 'Knots' }, { id: 9, title: 'Sails' }] };
+    const r = synthesizeEnvironment(doc, { seed: 1, sampleState: sample });
+    if (!r.ok) throw new Error('synthesis failed');
+    expect(r.value.spec.seedState.lessons).toEqual({ '5': { id: 5, title: 'Knots' }, '9': { id: 9, title: 'Sails' } });
+    expect((r.value.report.coverage ?? []).filter((c) => !c.works)).toEqual([]);
+    const env = await createEnvironment(r.value.spec);
+    try {
+      const s = env.createSession();
+      const call = (name: string, args: JsonObject) => s.stepSync({ id: name, name, arguments: JSON.stringify(args) });
+      expect(call('get_lesson', { lesson_id: 9 })).toEqual({ ok: true, output: { id: 9, title: 'Sails' } });
+      expect(call('create_lesson', { title: 'Tides' })).toEqual({ ok: true, output: { id: 10, title: 'Tides' } });
+      expect(call('delete_lesson', { lesson_id: 5 })).toMatchObject({ ok: true });
+      expect(Object.keys(s.state().lessons as JsonObject)).toEqual(['9', '10']);
+    } finally {
+      env.close();
+    }
   });
 });

@@ -91,7 +91,7 @@ const PARTICIPLES: Record<string, string[]> = {
 };
 const INITIAL_STATUS = ['pending', 'created', 'new', 'open', 'active', 'unpaid', 'booked', 'scheduled', 'confirmed', 'available'];
 
-/** The collection a tool's object noun names (`list_all_product_types` → products). */
+/** The collection a tool's object noun names (`list_all_gadget_kinds` → gadgets). */
 export function resolveNoun(model: StateModel, nounWords: readonly string[], options: { lastOnly?: boolean } = {}): CollectionModel | undefined {
   const candidates: string[] = [];
   for (let i = 0; i < nounWords.length; i++) candidates.push(nounWords.slice(i).join('_'));

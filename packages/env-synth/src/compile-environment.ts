@@ -172,7 +172,7 @@ export function compileEnvironment(
     for (const f of fieldList(c.recordSchema, c.name)) if (!old.has(f)) addedFields.push(f);
   }
 
-  const seedState = input.sampleState ?? generateState(finalModel, { seed, size });
+  const seedState = input.sampleState ?? generateState(finalModel, { seed, size, tools: toolDoc.tools });
   const stateSchema = stateSchemaOf(finalModel, seedState);
 
   const tools: EnvironmentTool[] = classified.map(({ a, plan }) => {

@@ -15,7 +15,7 @@ const doc: ToolDoc = {
       nights: { type: 'integer' },
     }),
     tool('pay_booking', { booking_id: { type: 'string', description: "such as 'BK0001'" } }),
-    tool('cancel_booking', { booking_id: { type: 'string' } }),
+    tool('cancel_the_booking', { booking_id: { type: 'string' } }),
     tool('search_bookings', { guest_id: { type: 'string' }, status: { type: 'string', default: 'unpaid' }, limit: { type: 'integer' } }),
     tool('list_rooms', { min_price: { type: 'number' }, view: { type: 'string', enum: ['sea', 'garden'] } }),
   ],

@@ -90,7 +90,8 @@ function keyFieldOf(records: Record<string, JsonObject>): string | undefined {
   const entries = Object.entries(records);
   if (entries.length === 0) return undefined;
   const first = entries[0]?.[1] as JsonObject;
-  const candidates = Object.keys(first).filter((f) => entries.every(([k, r]) => r[f] === k));
+  // Integer keys (`{"64": {"id": 64}}`) count: the record holds the number its key spells.
+  const candidates = Object.keys(first).filter((f) => entries.every(([k, r]) => r[f] === k || (typeof r[f] === 'number' && String(r[f]) === k)));
   if (candidates.length === 0) return undefined;
   return candidates.find((c) => idReference(c) !== undefined) ?? candidates.find((c) => c === 'id') ?? candidates[0];
 }
@@ -103,8 +104,9 @@ function arrayKeyField(name: string, items: JsonObject[]): string | undefined {
     const seen = new Set<string>();
     for (const r of items) {
       const v = r[f];
-      if (typeof v !== 'string' || seen.has(v)) return false;
-      seen.add(v);
+      const key = typeof v === 'string' ? v : typeof v === 'number' && Number.isInteger(v) ? String(v) : undefined;
+      if (key === undefined || seen.has(key)) return false;
+      seen.add(key);
     }
     return true;
   });
@@ -135,7 +137,7 @@ export function analyzeSampleState(sample: JsonObject): NormalizedSample {
       const key = arrayKeyField(name, items);
       if (key) {
         records = {};
-        for (const r of items) records[r[key] as string] = r;
+        for (const r of items) records[String(r[key])] = r;
         converted = true;
         notes.push(`${name}: array of ${items.length} records keyed by "${key}"`);
       }
@@ -159,8 +161,13 @@ export function analyzeSampleState(sample: JsonObject): NormalizedSample {
       nested: nestedCollections(recordList),
       origin: 'sample',
     };
-    if (keyField) collection.keyField = keyField;
-    const format = inferIdFormatFromIds(Object.keys(records));
+    if (keyField) {
+      collection.keyField = keyField;
+      if (recordList.every((r) => typeof r[keyField] === 'number')) collection.keyType = 'integer';
+      // A key field that is no id (`username`, `isbn`, `path`) is the records' natural key.
+      if (keyField !== 'id' && idReference(keyField) === undefined) collection.naturalKey = true;
+    }
+    const format = collection.keyType === 'integer' ? undefined : inferIdFormatFromIds(Object.keys(records));
     if (format) collection.idFormat = format;
     if (converted) collection.convertedFromArray = true;
     collections.push(collection);

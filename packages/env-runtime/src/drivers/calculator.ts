@@ -38,7 +38,7 @@ export interface CalculatorParams {
   digitsMode?: 'significant' | 'decimals';
   /** Standard deviation and variance of a sample (n − 1) instead of the population. */
   sample?: boolean;
-  /** convert: units fixed by the tool (`gallon_to_liter`), used when `inputs.from`/`inputs.to` are absent. */
+  /** convert: units fixed by the tool (`pounds_to_kilograms`), used when `inputs.from`/`inputs.to` are absent. */
   units?: { from: string; to: string };
   /** The output's property (`result`); absent: `{ result }`. */
   resultKey?: string;
@@ -295,7 +295,8 @@ function compute(p: CalculatorParams, args: JsonObject): number {
       if (to === undefined) throw new Error(`Unknown unit "${toName}".`);
       if (from.dim !== to.dim) throw new Error(`Cannot convert ${from.dim} (${fromName}) to ${to.dim} (${toName}).`);
       const base = from.toBase !== undefined ? from.toBase(x) : x * from.factor;
-      return to.fromBase !== undefined ? to.fromBase(base) : base / to.factor;
+      // Through the base unit, then 12 significant digits: no float noise (4.535923700000001).
+      return Number((to.fromBase !== undefined ? to.fromBase(base) : base / to.factor).toPrecision(12));
     }
   }
 }

@@ -103,7 +103,7 @@ function isNumberList(s: JsonSchemaObject): boolean {
 }
 
 /**
- * Units a tool's own name may fix (`gallon_to_liter`), by dimension, in its base unit (international
+ * Units a tool's own name may fix (`pounds_to_kilograms`), by dimension, in its base unit (international
  * definitions, as the driver has them), so the self-check knows the answer.
  */
 const NAMED_UNITS: Record<string, [string, number]> = {
@@ -277,7 +277,7 @@ function probesFor(r: Roles, a: ToolAnalysis, key: string): Probe[] {
       if (r.units !== undefined) {
         const from = NAMED_UNITS[r.units.from] as [string, number];
         const to = NAMED_UNITS[r.units.to] as [string, number];
-        return [ok({ [i.x as string]: 10 }, (10 * from[1]) / to[1])];
+        return [ok({ [i.x as string]: 10 }, Number(((10 * from[1]) / to[1]).toPrecision(12)))];
       }
       const imperial = /imperial|feet|foot|inch|mile|pound|fahrenheit|us customary/i.test(`${a.tool.name} ${a.tool.description}`);
       const [from, to, x, v] = imperial ? ['ft', 'm', 10, 3.048] : ['km', 'm', 2, 2000];

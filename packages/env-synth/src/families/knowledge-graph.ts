@@ -349,9 +349,20 @@ function planGraph(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
         break;
       }
       case 'delete-relations': {
-        if (args.items === undefined || rel0 === undefined) break;
-        const victim: JsonObject = { [R.from]: rel0[R.from] ?? null, [R.to]: rel0[R.to] ?? null, [R.type]: rel0[R.type] ?? null };
-        probes.push({ args: { [args.items]: [victim] }, changes: true, ...(readTool !== undefined ? { then: [{ name: readTool.tool.name, args: {}, lacks: [canonicalJson(victim)] }] } : {}) });
+        if (args.items === undefined) break;
+        // A seeded relation, or one the probe creates first (between seeded or probe entities).
+        const linkTool = toolOf('create-relations');
+        let victim: JsonObject;
+        const before: { name: string; args: JsonObject }[] = [];
+        if (rel0 !== undefined) victim = { [R.from]: rel0[R.from] ?? null, [R.to]: rel0[R.to] ?? null, [R.type]: rel0[R.type] ?? null };
+        else {
+          const link = linkTool !== undefined ? batchParam(linkTool)?.param.name : undefined;
+          if (linkTool === undefined || link === undefined || (name0 === undefined && createProbeEntity === undefined)) break;
+          if (name0 === undefined && createProbeEntity !== undefined) before.push(createProbeEntity);
+          victim = { [R.from]: name0 ?? probeName, [R.to]: name1 ?? name0 ?? probeName, [R.type]: 'probe_links_to' };
+          before.push({ name: linkTool.tool.name, args: { [link]: [victim] } });
+        }
+        probes.push({ before, args: { [args.items]: [victim] }, changes: true, ...(readTool !== undefined ? { then: [{ name: readTool.tool.name, args: {}, lacks: [canonicalJson(victim)] }] } : {}) });
         break;
       }
       case 'read': {

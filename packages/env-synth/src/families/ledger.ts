@@ -1,5 +1,5 @@
 import type { JsonObject, JsonSchemaObject, JsonValue } from '@autoforge/core';
-import { isJsonObject } from '@autoforge/core';
+import { isJsonObject, singularize } from '@autoforge/core';
 import type { ToolAnalysis } from '../analyze-tool.js';
 import type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe } from './family.js';
 import { describe, enumValues, nameWords, normName, propsOf, typeOf } from './settings.js';
@@ -37,7 +37,7 @@ function accountParams(a: ToolAnalysis): string[] {
 
 function opOf(a: ToolAnalysis): Op | undefined {
   if (a.noopKind !== undefined) return undefined;
-  const w = a.words;
+  const w = a.words.map((x) => singularize(x));
   const amount = amountParam(a);
   if (amount !== undefined) {
     if (w.includes('transfer') && accountParams(a).length >= 2) return 'transfer';
@@ -312,7 +312,9 @@ export const ledgerFamily: Family = {
         if (balanceRead === undefined || balanceRead.a === a) return [];
         const rOut = outputSource(balanceRead.a, 'balance', layout);
         const c = show(rOut.balanceProp, v);
-        return c.length > 0 ? [{ name: balanceRead.a.tool.name, args: idArgs, contains: c }] : [];
+        const rIds = accountParams(balanceRead.a);
+        const rArgs: Json = { ...otherArgs(balanceRead.a, input.sample), ...(rIds.length > 0 && layout.keyed !== undefined ? { [rIds[0] as string]: layout.keyed.firstId } : {}) };
+        return c.length > 0 ? [{ name: balanceRead.a.tool.name, args: rArgs, contains: c }] : [];
       };
       if (op === 'credit' || op === 'debit') {
         const next = Math.round((seedBalance + (op === 'credit' ? step : -step)) * 1e10) / 1e10;

@@ -154,10 +154,12 @@ function abbreviation(noun: string): string {
   return (first + consonants).slice(0, 3).toUpperCase();
 }
 
-function findUsers(sample: JsonObject): { key: string; shape: UsersModel['shape']; idField: string; nameField: string } | undefined {
+/** The directory: a key naming users, or any map of names to ids that holds the current user's id. */
+function findUsers(sample: JsonObject, currentId: string | undefined): { key: string; shape: UsersModel['shape']; idField: string; nameField: string } | undefined {
   for (const [k, v] of Object.entries(sample)) {
     const kw = keyWords(k);
-    if (!kw.some((w) => DIRECTORY_WORDS.has(w))) continue;
+    const holdsCurrent = currentId !== undefined && isJsonObject(v) && Object.values(v).includes(currentId);
+    if (!kw.some((w) => DIRECTORY_WORDS.has(w)) && !holdsCurrent) continue;
     if (isJsonObject(v) && Object.keys(v).length > 0 && Object.values(v).every((x) => typeof x === 'string' && x.length > 0)) {
       return { key: k, shape: 'name-to-id', idField: 'id', nameField: 'name' };
     }
@@ -251,7 +253,8 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
   }
 
   // The directory.
-  const foundUsers = sample !== undefined ? findUsers(Object.fromEntries(Object.entries(sample).filter(([k]) => !taken.has(k)))) : undefined;
+  const foundUsers =
+    sample !== undefined ? findUsers(Object.fromEntries(Object.entries(sample).filter(([k]) => !taken.has(k) && k !== currentKey)), typeof currentValue === 'string' ? currentValue : undefined) : undefined;
   const userCountKey = scan((k, v) => typeof v === 'number' && keyWords(k).some((w) => DIRECTORY_WORDS.has(w)) && keyWords(k).some((w) => w === 'count' || w === 'total' || w === 'number'));
   let users: UsersModel;
   const currentId = typeof currentValue === 'string' ? currentValue : undefined;

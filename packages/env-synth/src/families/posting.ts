@@ -391,7 +391,7 @@ function vocab(op: Op, m: Model): FactSpec[] {
     case 'following':
       return [fact('users', 'list', 'following list users follows'), fact('count', 'number', 'count total')];
     case 'user-stats':
-      return [fact('posts', 'number', 'tweet tweets post posts status statuses'), fact('following', 'number', 'following follows'), fact('shares', 'number', 'retweet retweets shares repost reposts'), fact('user', 'string', 'username user')];
+      return [fact('posts', 'number', 'tweet tweets post posts status statuses'), fact('following', 'number', 'following follows'), fact('shares', 'number', [...SHARE_WORDS].flatMap((w) => [w, `${w}s`]).join(' ')), fact('user', 'string', 'username user')];
     case 'follow':
     case 'unfollow':
     case 'share':

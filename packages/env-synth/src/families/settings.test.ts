@@ -25,7 +25,7 @@ const phone: ToolDoc = {
   format: 'openai-chat',
   tools: [
     tool('set_airplane_mode', 'Turn airplane mode on or off.', { enabled: { type: 'boolean' } }, ['enabled'], obj({ airplane_mode: { type: 'boolean' } })),
-    tool('toggle_wifi', 'Switch the wifi radio.', { on: { type: 'boolean' } }, ['on'], obj({ wifi_status: ON_OFF })),
+    tool('switch_wifi', 'Switch the wifi radio.', { on: { type: 'boolean' } }, ['on'], obj({ wifi_status: ON_OFF })),
     tool('set_volume', 'Set the ringer volume.', { level: { type: 'integer', minimum: 0, maximum: 10 } }, ['level'], obj({ volume: { type: 'integer' } })),
     tool('lock_screen', 'Locks the screen.', {}, [], obj({ screen_lock: LOCK })),
     tool('unlock_screen', 'Unlocks the screen with the PIN.', { pin: { type: 'string' } }, ['pin'], obj({ screen_lock: LOCK })),
@@ -74,12 +74,12 @@ describe('settings family', () => {
   it('a setting a tool changes shows in the status tool, under the output schema names', () => {
     const call = session(synth(phone).spec);
     expect(out(call('set_volume', { level: 7 }))).toEqual({ volume: 7 });
-    expect(out(call('toggle_wifi', { on: true }))).toEqual({ wifi_status: 'on' });
+    expect(out(call('switch_wifi', { on: true }))).toEqual({ wifi_status: 'on' });
     expect(out(call('set_airplane_mode', { enabled: true }))).toEqual({ airplane_mode: true });
     expect(out(call('lock_screen'))).toEqual({ screen_lock: 'locked' });
     expect(out(call('get_phone_status'))).toEqual({ airplane_mode: true, wifi_status: 'on', volume: 7, screen_lock: 'locked' });
     expect(out(call('unlock_screen', { pin: '0000' }))).toEqual({ screen_lock: 'unlocked' });
-    expect(out(call('toggle_wifi', { on: false }))).toEqual({ wifi_status: 'off' });
+    expect(out(call('switch_wifi', { on: false }))).toEqual({ wifi_status: 'off' });
   });
 
   it('turns a stated precondition into a check: the call fails with a clear error until it holds', () => {
@@ -117,7 +117,7 @@ describe('settings family', () => {
     expect(works.set_volume).toBe(true);
     const call = session(spec);
     out(call('set_volume', { level: 9 }));
-    out(call('toggle_wifi', { on: true }));
+    out(call('switch_wifi', { on: true }));
     expect(out(call('get_phone_status'))).toMatchObject({ ringVolume: 9, wifiStatus: 'on' });
   });
 
@@ -125,8 +125,8 @@ describe('settings family', () => {
     const shop: ToolDoc = {
       format: 'openai-chat',
       tools: [
-        tool('get_order', 'Get an order.', { order_id: { type: 'string' } }, ['order_id']),
-        tool('cancel_order', 'Cancel an order.', { order_id: { type: 'string' } }, ['order_id']),
+        tool('get_order_record', 'Get an order.', { order_id: { type: 'string' } }, ['order_id']),
+        tool('void_order', 'Cancel an order.', { order_id: { type: 'string' } }, ['order_id']),
         tool('set_order_note', 'Set the note of an order.', { order_id: { type: 'string' }, note: { type: 'string' } }, ['order_id', 'note']),
       ],
     };

@@ -102,7 +102,7 @@ export function valueNamed(word: string, values: readonly string[]): string | un
   return undefined;
 }
 
-/** How many context words (of 3 letters or more) a name contains, spelt together or apart (`headLightStatus` ∋ headlight). */
+/** How many context words (of 3 letters or more) a name contains, spelt together or apart (`frontLightStatus` ∋ frontlight). */
 function related(name: string, context: ReadonlySet<string>): number {
   const joined = normName(name);
   let n = 0;
@@ -201,7 +201,7 @@ class Settings {
   /**
    * The field a name (an output property or parameter) means, with words of its context. A
    * `loose` match also accepts a field that shares only the last word, when the field's other
-   * words are in the context or are abbreviations (`temperature` → `acTemperature`).
+   * words are in the context or are abbreviations (`volume` → `tvVolume`).
    */
   match(name: string, context: ReadonlySet<string> = new Set(), loose = false): Field | undefined {
     const exact = this.byNorm(name);
@@ -296,7 +296,7 @@ function rangeOf(schema: JsonSchemaObject): { min?: number; max?: number; multip
 const WRITE_VERBS = new Set([
   'set', 'adjust', 'fill', 'refill', 'toggle', 'lock', 'unlock', 'start', 'stop', 'activate', 'deactivate', 'press', 'release', 'enable',
   'disable', 'turnon', 'turnoff', 'switchon', 'switchoff', 'engage', 'disengage', 'mute', 'unmute', 'increase', 'decrease', 'raise', 'lower',
-  'open', 'close', 'shut',
+  'open', 'close', 'shut', 'switch', 'flip',
 ]);
 const READ_VERBS = new Set(['display', 'check', 'get', 'show', 'view', 'read', 'inspect', 'see']);
 
@@ -494,7 +494,7 @@ function planTool(a: ToolAnalysis, settings: Settings, counters: Counter[]): Too
         }
       }
     }
-    // A verb (`releaseBrakePedal`, `pressBrakePedal`) sets the setting it names: one of the
+    // A verb (`release_pedal`, `press_pedal`) sets the setting it names: one of the
     // tool's own outputs, or, when no parameter set anything, one that shares two words with it.
     {
       const own = new Set(outputs.map(([k]) => normName(k.replace(/^_+/, ''))));
@@ -531,7 +531,7 @@ function planTool(a: ToolAnalysis, settings: Settings, counters: Counter[]): Too
     const counter = counters.find((c) => c.matches(clean));
     if (counter !== undefined) return { count: counter.of.path, equals: counter.value };
     if (access !== 'write') return undefined;
-    // An output property named by a parameter (`currentSpeed` ← `speed`) shows what it set, or echoes it.
+    // An output property named by a parameter (`currentVolume` ← `volume`) shows what it set, or echoes it.
     const cw = nameWords(clean);
     const echo = a.params.find((p) => typeOf(p.schema) === typeOf(schema) && nameWords(p.name).every((w) => cw.includes(w)));
     if (echo === undefined) {
