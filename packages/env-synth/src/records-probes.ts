@@ -449,9 +449,45 @@ function listProbes(b: Builder, tool: EnvironmentTool, p: ListPlan, extra: JsonO
   const [id, rec] = first;
   const args = b.argsOf(tool).complete({ ...extra, ...filterArgs(b, tool, p.filters, id, rec, false) }, rec);
   if (!args) return 'no valid arguments';
-  const fieldsRec = p.fields ? Object.fromEntries(p.fields.filter((f) => rec[f] !== undefined).map((f) => [f, rec[f] as JsonValue])) : rec;
-  const needle = recordNeedle(fieldsRec, p.keyField, id);
-  return [{ args, changes: false, ...(needle ? { outputContains: [needle] } : {}) }];
+  const project = (r: JsonObject): JsonObject => (p.fields ? Object.fromEntries(p.fields.filter((f) => r[f] !== undefined).map((f) => [f, r[f] as JsonValue])) : r);
+  const needle = recordNeedle(project(rec), p.keyField, id);
+  const probes: Probe[] = [{ args, changes: false, ...(needle ? { outputContains: [needle] } : {}) }];
+  const filtered = filterProbe(b, tool, p, extra, project);
+  if (filtered) probes.push(filtered);
+  return probes;
+}
+
+/**
+ * A list filtered by an optional exact filter shows a record with that value and lacks one with
+ * another value (its key appearing in no record that has the value).
+ */
+function filterProbe(b: Builder, tool: EnvironmentTool, p: ListPlan, extra: JsonObject, project: (r: JsonObject) => JsonObject): Probe | undefined {
+  const ta = b.argsOf(tool);
+  const records = b.records(p.collection).slice(0, 200);
+  if (records.length < 2 || records.length > p.maxResults) return undefined;
+  for (const f of p.filters) {
+    if (f.op !== 'eq' || ta.required.includes(f.param) || f.path.includes('[]') || f.path.includes('*')) continue;
+    const valueOf = (r: JsonObject): JsonValue | undefined => {
+      const v = valuesAt(r, f.path)[0];
+      return scalar(v) ? v : undefined;
+    };
+    const [id2, r2] = records.find(([, r]) => valueOf(r) !== undefined) ?? [];
+    if (!r2 || id2 === undefined) continue;
+    const v = valueOf(r2) as JsonValue;
+    const same = records.filter(([, r]) => norm(valueOf(r)) === norm(v));
+    const other = records.find(([oid, r]) => {
+      if (valueOf(r) === undefined || norm(valueOf(r)) === norm(v)) return false;
+      const n = recordNeedle(project(r), p.keyField, oid);
+      return n !== undefined && same.every(([, s]) => !JSON.stringify(project(s)).includes(n));
+    });
+    if (!other) continue;
+    const args = ta.complete({ ...extra, [f.param]: v }, r2);
+    const shows = recordNeedle(project(r2), p.keyField, id2);
+    const hides = recordNeedle(project(other[1]), p.keyField, other[0]);
+    if (!args || !shows || !hides || same.length > (p.limitParam ? p.maxResults : p.maxResults)) continue;
+    return { args, changes: false, outputContains: [shows], then: [{ name: tool.name, args, lacks: [hides] }] };
+  }
+  return undefined;
 }
 
 function readerArgs(b: Builder, r: Reader, id: string | undefined): JsonObject | undefined {

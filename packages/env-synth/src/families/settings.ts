@@ -110,10 +110,6 @@ function related(name: string, context: ReadonlySet<string>): number {
   return n;
 }
 
-function words(text: string): Set<string> {
-  return new Set(nameWords(text));
-}
-
 function overlap(a: Iterable<string>, b: ReadonlySet<string>): number {
   let n = 0;
   for (const x of a) if (b.has(x)) n++;
@@ -858,7 +854,6 @@ function contains(prop: string, v: JsonValue | undefined): string | undefined {
 }
 
 function probesFor(d: ToolPlanDraft, drafts: ToolPlanDraft[], state: Map<string, JsonValue>, fields: Field[]): Probe[] {
-  const name = d.analysis.tool.name;
   const reads = drafts.filter((x) => x.access === 'read');
   if (d.access === 'read') {
     const probes: Probe[] = [];
