@@ -43,6 +43,8 @@ export { asksAnything, isConfirmationRequest, isRequestSentence, readRequests, s
 export { contentWords, taskVocabulary } from './content-words.js';
 export type { NameVerb, ToolAccessResult, ToolAccessSource, VerbClass } from './tool-access.js';
 export { isHandOff, joinPhrasalVerbs, nameVerb, PHRASAL_VERBS, toolAccess, VERB_CLASS_ACCESS, verbClassOf } from './tool-access.js';
+export type { EffectAction, ToolEffect } from './tool-effect.js';
+export { EFFECT_ACTIONS } from './tool-effect.js';
 export type { IdReference } from './id-reference.js';
 export { idReference, isIdParam } from './id-reference.js';
 export type { DerefLocalOptions } from './deref-local.js';

@@ -1,4 +1,4 @@
-import type { JsonSchemaObject, ToolSpec } from '@autoforge/core';
+import type { JsonSchemaObject, ToolEffect, ToolSpec } from '@autoforge/core';
 import { DirectedGraph } from 'graphology';
 import type {
   DependencyBinding,
@@ -9,6 +9,7 @@ import type {
   ToolNodeAttributes,
 } from './dependency-graph.js';
 import { compare } from './dependency-graph.js';
+import { accessFromEffects, effectEdges } from './effect-edges.js';
 import { DepGraphError } from './error.js';
 import type { NameKey } from './match.js';
 import { matchSlots, outputKeys, parameterKeys } from './match.js';
@@ -17,8 +18,13 @@ import type { SchemaSlot } from './schema-slots.js';
 import { outputSlots, parameterSlots } from './schema-slots.js';
 import { toolAccess } from './tool-access.js';
 
-/** The part of a `ToolSpec` the graph reads. */
-export type DependencyTool = Pick<ToolSpec, 'name' | 'parameters'> & Partial<Pick<ToolSpec, 'description' | 'outputSchema' | 'hints' | 'extensions'>>;
+/**
+ * The part of a `ToolSpec` the graph reads, and the tool's declared effects on the state (an
+ * environment tool's `effects`, see core's `ToolEffect`): they link tools through the state and
+ * decide read or write.
+ */
+export type DependencyTool = Pick<ToolSpec, 'name' | 'parameters'> &
+  Partial<Pick<ToolSpec, 'description' | 'outputSchema' | 'hints' | 'extensions'>> & { effects?: readonly ToolEffect[] };
 
 /** Options of {@link buildDependencyGraph}. */
 export interface BuildDependencyGraphOptions {
@@ -122,7 +128,9 @@ export function analyzeTools(tools: readonly DependencyTool[], options: Resolved
     if (options.lookupKeys) outputs.push(...lookupKeySlots(tool, params, outputs));
     const top = Object.keys(parameters.properties ?? {});
     const requiredSet = new Set(Array.isArray(parameters.required) ? parameters.required : []);
-    const { access, accessFrom } = toolAccess(tool, options.access);
+    // Declared effects come from the family that implements the tool: they know best.
+    const fromEffects = accessFromEffects(tool.effects);
+    const { access, accessFrom } = fromEffects !== undefined ? { access: fromEffects, accessFrom: 'effects' as const } : toolAccess(tool, options.access);
     const node: ToolNodeAttributes = {
       name: tool.name,
       access,
@@ -274,6 +282,7 @@ export function buildDependencyGraph(tools: readonly DependencyTool[], options: 
   const graph = emptyGraph(resolved);
   for (const a of analyzed) graph.addNode(a.node.name, { ...a.node });
   for (const edge of matchEdges(analyzed, resolved, resolved.minScore)) addDependencyEdge(graph, edge);
+  addEffectEdges(graph, analyzed, resolved);
   refreshStarts(graph);
   return graph;
 }
@@ -313,4 +322,23 @@ export function matchEdges(analyzed: readonly AnalyzedTool[], options: ResolvedB
     }
   }
   return edges;
+}
+
+/**
+ * Adds the state dependencies of tools that declare effects: a new edge (origin `effects`), or
+ * the links and bindings added to the matcher's edge between the same two tools.
+ */
+export function addEffectEdges(graph: DependencyGraph, analyzed: readonly AnalyzedTool[], options: ResolvedBuildOptions): void {
+  const tools = analyzed.flatMap((a) => (a.tool.effects !== undefined && a.tool.effects.length > 0 ? [{ name: a.node.name, effects: a.tool.effects, required: a.node.required }] : []));
+  for (const edge of effectEdges(tools, options)) {
+    const key = graph.edge(edge.from, edge.to);
+    if (key === undefined) {
+      addDependencyEdge(graph, edge);
+      continue;
+    }
+    const old = graph.getEdgeAttributes(key);
+    const seen = new Set(old.bindings.map((b) => `${b.outputPath}\u0000${b.parameter}`));
+    const bindings = [...old.bindings, ...edge.bindings.filter((b) => !seen.has(`${b.outputPath}\u0000${b.parameter}`))].slice(0, options.maxBindingsPerEdge);
+    graph.mergeEdgeAttributes(key, { bindings, score: Math.max(old.score, edge.score), effects: [...(old.effects ?? []), ...(edge.effects ?? [])] });
+  }
 }

@@ -1,11 +1,19 @@
+import type { EffectAction } from '@autoforge/core';
 import type { DirectedGraph } from 'graphology';
 import { DepGraphError } from './error.js';
 
 /** Whether a tool only reads state or may change it. */
 export type ToolAccess = 'read' | 'write';
 
-/** Where a node's {@link ToolAccess} came from. */
-export type AccessSource = 'hints' | 'name' | 'description' | 'default';
+/** Where a node's {@link ToolAccess} came from (`effects`: the tool's declared effects on the state). */
+export type AccessSource = 'hints' | 'name' | 'description' | 'default' | 'effects';
+
+/**
+ * A dependency through the state: the edge's source tool `from`s (creates, changes, reads, lists)
+ * a resource that its target `to`s (reads, changes, removes, requires): `mkdir` creates the
+ * directory `cd` reads, `login` creates the session `send_message` requires.
+ */
+export type EffectLink = { resource: string; from: EffectAction; to: EffectAction };
 
 /**
  * One way an output of the edge's source tool can supply a parameter of its target tool.
@@ -24,6 +32,11 @@ export type DependencyBinding = {
   score: number;
   /** Why the two match, for people (`same name "order_id"`, `"orders" lists order ids`). */
   reason: string;
+  /**
+   * Set when the binding comes from declared effects rather than names: both tools act on the same
+   * instance of `resource` (`$input.dir_name` of `mkdir` → `folder` of `cd`), or a listing names it.
+   */
+  effect?: EffectLink;
 };
 
 /** Attributes of a tool node. */
@@ -46,8 +59,8 @@ export type ToolNodeAttributes = {
   start: boolean;
 };
 
-/** How an edge came to be. */
-export type EdgeOrigin = 'match' | 'llm';
+/** How an edge came to be: the name/type matcher, a model, or the tools' declared effects on the state. */
+export type EdgeOrigin = 'match' | 'llm' | 'effects';
 
 /** Attributes of a dependency edge `from → to`. */
 export type DependencyEdgeAttributes = {
@@ -62,8 +75,10 @@ export type DependencyEdgeAttributes = {
   score: number;
   /** The bindings, best first. */
   bindings: DependencyBinding[];
-  /** `match` for the name/type matcher, `llm` for an edge a model added. */
+  /** `match` for the name/type matcher, `llm` for an edge a model added, `effects` for a dependency only through the state. */
   origin: EdgeOrigin;
+  /** The state dependencies behind the edge (see {@link EffectLink}), when the tools declare effects. */
+  effects?: EffectLink[];
   /** The model's verdict and reason, when a model judged the edge. */
   judged?: { confirmed: boolean; reason?: string };
 };

@@ -63,7 +63,7 @@ const OPTION_CHECKS: Record<keyof ResolvedBuildOptions, Check> = {
 const NODE_CHECKS: Record<keyof ToolNodeAttributes, Check> = {
   name: isString,
   access: oneOf('read', 'write'),
-  accessFrom: oneOf('hints', 'name', 'description', 'default'),
+  accessFrom: oneOf('hints', 'name', 'description', 'default', 'effects'),
   parameters: isStringArray,
   required: isStringArray,
   hasOutputSchema: isBoolean,
@@ -135,7 +135,7 @@ export function fromJSON(json: unknown): Result<DependencyGraph> {
       return;
     }
     const { source, target } = entry;
-    const edgeChecks = { from: isString, to: isString, score: isScore, bindings: Array.isArray, origin: oneOf('match', 'llm') };
+    const edgeChecks = { from: isString, to: isString, score: isScore, bindings: Array.isArray, origin: oneOf('match', 'llm', 'effects') };
     if (!fields(entry.attributes, edgeChecks, `${pointer}/attributes`, issues)) return;
     const edge = entry.attributes as unknown as DependencyEdgeAttributes;
     let good = true;
@@ -143,6 +143,16 @@ export function fromJSON(json: unknown): Result<DependencyGraph> {
       good = fields(b, BINDING_CHECKS, `${pointer}/attributes/bindings/${j}`, issues) && good;
     });
     if (edge.judged !== undefined) good = fields(edge.judged, { confirmed: isBoolean }, `${pointer}/attributes/judged`, issues) && good;
+    if (edge.effects !== undefined) {
+      if (!Array.isArray(edge.effects)) {
+        issues.push({ code: 'E_GRAPH_JSON', message: `${pointer}/attributes/effects: expected an array`, pointer: `${pointer}/attributes/effects` });
+        good = false;
+      } else {
+        edge.effects.forEach((l, j) => {
+          good = fields(l, { resource: isString, from: isString, to: isString }, `${pointer}/attributes/effects/${j}`, issues) && good;
+        });
+      }
+    }
     if (source !== edge.from || target !== edge.to) {
       issues.push({ code: 'E_GRAPH_JSON', message: `${pointer}: source/target differ from attributes from/to`, pointer });
       good = false;

@@ -33,7 +33,7 @@ function lastParent(slot: SchemaSlot): string | undefined {
 /**
  * The names an output slot can supply: its own name, the id it is by entity naming
  * (`users[].id` → `user_id`, `orders[]` → `order_id`), what the tool's name says a bare output is
- * (`find_user_id_by_email` → `user_id`), and suffixes of qualified ids
+ * (`find_member_id_by_email` → `user_id`), and suffixes of qualified ids
  * (`exchange_payment_method_id` → `payment_method_id`).
  */
 export function outputKeys(slot: SchemaSlot, toolName: string): NameKey[] {

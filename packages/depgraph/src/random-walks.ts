@@ -167,7 +167,7 @@ function defaultStarts(graph: DependencyGraph, out: Map<string, OutEdge[]>, minL
  *   the graph, `E_GRAPH` for an edge without a score in (0, 1].
  * @example
  * const walks = randomWalks(graph, { seed: 7, count: 20, minLength: 3, maxLength: 6, requireWrite: true });
- * walks[0]?.tools; // ['find_user_id_by_email', 'get_user_details', 'get_order_details', 'cancel_pending_order']
+ * walks[0]?.tools; // ['find_member_id_by_email', 'get_member_details', 'get_booking_details', 'cancel_open_booking']
  */
 export function randomWalks(graph: DependencyGraph, options: RandomWalkOptions): ToolSequence[] {
   const o = resolve(options);

@@ -20,8 +20,8 @@ export interface ReachableFromOptions {
  *
  * @throws DepGraphError `E_UNKNOWN_TOOL` when `tool` is not in the graph, `E_OPTIONS` for a bad option.
  * @example
- * reachableFrom(graph, 'find_user_id_by_email'); // ['get_user_details', 'modify_user_address', 'get_order_details', …]
- * reachableFrom(graph, 'cancel_pending_order', { direction: 'upstream', maxDepth: 1 });
+ * reachableFrom(graph, 'find_member_id_by_email'); // ['get_member_details', 'modify_user_address', 'get_booking_details', …]
+ * reachableFrom(graph, 'cancel_open_booking', { direction: 'upstream', maxDepth: 1 });
  */
 export function reachableFrom(graph: DependencyGraph, tool: string, options: ReachableFromOptions = {}): string[] {
   assertTool(graph, tool, 'reachableFrom');

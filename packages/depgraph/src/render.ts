@@ -34,10 +34,17 @@ export function edgeLabel(edge: DependencyEdgeAttributes, labels: EdgeLabels): s
     case 'score':
       return String(edge.score);
     case 'bindings':
-      return edge.bindings.map((b) => `${b.parameter} ← ${b.outputPath}`).join('\n');
+      return edge.bindings.length > 0 || edge.effects === undefined
+        ? edge.bindings.map((b) => `${b.parameter} ← ${b.outputPath}`).join('\n')
+        : stateLabel(edge);
     default:
-      return [...new Set(edge.bindings.map((b) => b.parameter))].join(', ');
+      // An edge only through the state names the resource (`session`).
+      return edge.bindings.length > 0 || edge.effects === undefined ? [...new Set(edge.bindings.map((b) => b.parameter))].join(', ') : stateLabel(edge);
   }
+}
+
+function stateLabel(edge: DependencyEdgeAttributes): string {
+  return [...new Set((edge.effects ?? []).map((l) => `(${l.resource})`))].join(', ');
 }
 
 export function checkChoice<T extends string>(where: string, name: string, value: unknown, allowed: readonly T[]): T {

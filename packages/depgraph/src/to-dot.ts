@@ -52,6 +52,7 @@ export function toDot(graph: DependencyGraph, options: ToDotOptions = {}): strin
     const attrs = [`weight=${Math.max(1, Math.round(attributes.score * 10))}`];
     if (label !== '') attrs.unshift(`label=${quote(label)}`);
     if (attributes.origin === 'llm') attrs.push('style="dashed"');
+    else if (attributes.origin === 'effects') attrs.push('style="dotted"');
     lines.push(`  ${source} -> ${target} [${attrs.join(', ')}];`);
   }
   lines.push('}');

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue, ToolSpec } from '@autoforge/core';
+import type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue, ToolEffect, ToolSpec } from '@autoforge/core';
 
 /**
  * A precondition checked before a driver tool runs: the value at `path` must equal `equals` (or,
@@ -35,6 +35,13 @@ export interface EnvironmentTool extends ToolSpec {
   implementation: ToolImplementation;
   /** The operation pattern the synthesizer classified the tool as (`lookup`, `create`, …), for reports. */
   pattern?: string;
+  /**
+   * What the tool does to the state, resource by resource, as its behaviour family planned it
+   * (`{ action: 'creates', resource: 'directory', via: 'dir_name' }`). The dependency graph links
+   * tools through them and task compilation draws arguments from them. `[]`: the tool touches
+   * no state (a calculator). Absent: unknown (names and schemas decide).
+   */
+  effects?: ToolEffect[];
 }
 
 /** The environment clock: `now()` is `start` advanced by `tickMs` for each step of a session. */

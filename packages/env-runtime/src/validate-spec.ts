@@ -88,6 +88,20 @@ export const ENVIRONMENT_SPEC_SCHEMA: JsonSchemaObject = {
         },
         implementation: { $ref: '#/$defs/implementation' },
         pattern: str,
+        effects: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['action', 'resource'],
+            additionalProperties: false,
+            properties: {
+              action: { enum: ['reads', 'creates', 'changes', 'removes', 'requires', 'lists'] },
+              resource: { type: 'string', minLength: 1 },
+              via: { type: 'string', minLength: 1 },
+              path: { type: 'string', minLength: 1 },
+            },
+          },
+        },
       },
     },
     implementation: {

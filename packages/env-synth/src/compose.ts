@@ -108,8 +108,11 @@ export function synthesizeComposed(toolDoc: ToolDoc, options: SynthesizeOptions,
     }
   }
 
-  const plannedByTool = new Map<string, { family: string; planned: PlannedTool }>();
-  for (const { family, plan } of claimed) for (const [name, planned] of Object.entries(plan.tools)) plannedByTool.set(name, { family, planned });
+  const plannedByTool = new Map<string, { family: string; planned: PlannedTool; stateless: boolean }>();
+  for (const { family, plan } of claimed) {
+    const stateless = Object.keys(plan.state).length === 0 && plan.preconditions === undefined;
+    for (const [name, planned] of Object.entries(plan.tools)) plannedByTool.set(name, { family, planned, stateless });
+  }
   const recordsTools = new Map(records.spec.tools.map((t) => [t.name, t]));
   const tools: EnvironmentTool[] = toolDoc.tools.map((t) => {
     const fromFamily = plannedByTool.get(t.name);
@@ -123,6 +126,9 @@ export function synthesizeComposed(toolDoc: ToolDoc, options: SynthesizeOptions,
       pattern: fromFamily.planned.pattern,
       source: t.source,
     };
+    // A family that owns no state (a calculator) has tools that touch none.
+    const effects = fromFamily.planned.effects ?? (fromFamily.stateless ? [] : undefined);
+    if (effects !== undefined) tool.effects = effects.map((e) => ({ ...e }));
     if (t.title !== undefined) tool.title = t.title;
     if (t.hints !== undefined) tool.hints = t.hints;
     if (t.conditions !== undefined) tool.conditions = t.conditions;
@@ -131,10 +137,14 @@ export function synthesizeComposed(toolDoc: ToolDoc, options: SynthesizeOptions,
   });
   // Preconditions a family adds to other families' tools (a session some operations need).
   for (const { plan } of claimed) {
+    // What such a tool needs is what the family's tools create without naming it (a session).
+    const needed = [...new Set(Object.values(plan.tools).flatMap((t) => (t.effects ?? []).filter((e) => e.action === 'creates' && e.via === undefined && e.path === undefined).map((e) => e.resource)))];
     for (const [name, pre] of Object.entries(plan.preconditions ?? {})) {
       const tool = tools.find((t) => t.name === name);
       if (tool === undefined || tool.implementation.kind !== 'driver') continue;
       tool.implementation = { ...tool.implementation, preconditions: [...(tool.implementation.preconditions ?? []), ...pre] };
+      const missing = needed.filter((r) => !(tool.effects ?? []).some((e) => e.action === 'requires' && e.resource === r));
+      if (missing.length > 0) tool.effects = [...(tool.effects ?? []), ...missing.map((resource) => ({ action: 'requires' as const, resource }))];
     }
   }
 

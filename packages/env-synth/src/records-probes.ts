@@ -481,10 +481,10 @@ function filterProbe(b: Builder, tool: EnvironmentTool, p: ListPlan, extra: Json
       return n !== undefined && same.every(([, s]) => !JSON.stringify(project(s)).includes(n));
     });
     if (!other) continue;
-    const args = ta.complete({ ...extra, [f.param]: v }, r2);
+    const args = ta.complete({ ...extra, ...filterArgs(b, tool, p.filters, id2, r2, false), [f.param]: v }, r2);
     const shows = recordNeedle(project(r2), p.keyField, id2);
     const hides = recordNeedle(project(other[1]), p.keyField, other[0]);
-    if (!args || !shows || !hides || same.length > (p.limitParam ? p.maxResults : p.maxResults)) continue;
+    if (!args || !shows || !hides || same.length > p.maxResults) continue;
     return { args, changes: false, outputContains: [shows], then: [{ name: tool.name, args, lacks: [hides] }] };
   }
   return undefined;

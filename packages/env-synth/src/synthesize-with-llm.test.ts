@@ -402,7 +402,7 @@ function sandboxTwin(tool: EnvironmentTool): string {
   const impl = tool.implementation;
   if (impl.kind !== 'driver') throw new Error(`${tool.name}: not a driver tool`);
   if (impl.driver === 'stand-in') return `function run() { throw new Error(${JSON.stringify((impl.params as { reason: string }).reason)}); }`;
-  return `${DRIVER_SHIMS}\n${RECORDS_DRIVER_JS}\nvar TOOL = recordsDriver.compile(${JSON.stringify(impl.params)}, {});\nfunction run(args, ctx) { return TOOL(args || {}, ctx); }`;
+  return `${DRIVER_SHIMS}\n${RECORDS_DRIVER_JS}\nvar TOOL = recordsDriver.compile(${JSON.stringify(impl.params)}, { outputSchema: ${JSON.stringify(tool.outputSchema)} });\nfunction run(args, ctx) { return TOOL(args || {}, ctx); }`;
 }
 
 describe('synthesizeEnvironmentWithLlm on benchmark tools', () => {

@@ -9,18 +9,22 @@ import { createEnvironment } from '@autoforge/env-runtime';
 import { parseToolDocFile } from '@autoforge/tooldoc-parser';
 import { synthesizeEnvironment } from '../src/synthesize-environment.js';
 
-const REALWORLD = join(import.meta.dirname, '../../../../shared/realworld');
+const SHARED = join(import.meta.dirname, '../../../../shared');
+const REALWORLD = join(SHARED, 'realworld');
 
-// Working tools (of all tools) reached with seed 1 and no sample state.
+// Working tools (of all tools, every family) reached with seed 1 and no sample state. The BFCL
+// key-value and vector memory documents are keyed records only.
 const FLOORS: Record<string, number> = {
-  'github_issues.mcp.json': 13,
-  'mcp_memory.mcp.json': 9,
-  'openai_realtime_retail.openai.json': 6,
-  'petstore3.openapi.yaml': 18,
+  'realworld/github_issues.mcp.json': 13,
+  'realworld/mcp_memory.mcp.json': 9,
+  'realworld/openai_realtime_retail.openai.json': 6,
+  'realworld/petstore3.openapi.yaml': 18,
+  'benchmarks/bfcl/data/multi_turn_func_doc/memory_kv.json': 15,
+  'benchmarks/bfcl/data/multi_turn_func_doc/memory_vector.json': 10,
 };
 
 async function synthesize(file: string) {
-  const parsed = await parseToolDocFile(join(REALWORLD, file));
+  const parsed = await parseToolDocFile(join(SHARED, file.includes('/') ? file : `realworld/${file}`));
   if (!parsed.ok) throw new Error(`cannot parse ${file}`);
   const result = synthesizeEnvironment(parsed.value, { seed: 1 });
   if (!result.ok) throw new Error(`cannot synthesize ${file}`);

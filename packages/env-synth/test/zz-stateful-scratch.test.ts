@@ -10,6 +10,7 @@ const SHARED = join(import.meta.dirname, '../../../../shared');
 const DOCS: [string, string | undefined, string | undefined][] = [
   ['benchmarks/bfcl/data/multi_turn_func_doc/vehicle_control.json', 'VehicleControlAPI', 'multi_turn_base_51'],
   ['benchmarks/bfcl/data/multi_turn_func_doc/trading_bot.json', 'TradingBot', 'multi_turn_base_100'],
+  ['benchmarks/bfcl/data/multi_turn_func_doc/trading_bot.json', 'TradingBot', process.env.LOGGED_OUT_ID ?? 'multi_turn_base_100'],
   ['benchmarks/bfcl/data/multi_turn_func_doc/travel_booking.json', 'TravelAPI', 'multi_turn_base_161'],
   ['benchmarks/bfcl/data/multi_turn_func_doc/vehicle_control.json', undefined, undefined],
   ['benchmarks/bfcl/data/multi_turn_func_doc/trading_bot.json', undefined, undefined],

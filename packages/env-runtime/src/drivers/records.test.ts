@@ -125,6 +125,16 @@ describe('recordsDriver', () => {
     close();
   });
 
+  it("shapes results to the document's output schema by its property names", () => {
+    const find: RecordsParams = { pattern: 'find', entity: 'item', collection: 'items', filters: [{ param: 'color', path: ['color'], op: 'eq' }], returns: 'records' };
+    const wrapped = { ...tool('find_items', find, { color: { type: 'string' } }), outputSchema: { type: 'object', properties: { matches: { type: 'array' }, note: { type: 'string' } } } } as EnvironmentTool;
+    const asRecord = { ...tool('get_item', lookup, { item_id: { type: 'integer' } }), outputSchema: { type: 'object', properties: { name: { type: 'string' } } } } as EnvironmentTool;
+    const { call, close } = caller([wrapped, asRecord]);
+    expect(call('find_items', { color: 'blue' })).toEqual({ ok: true, output: { matches: [ITEMS['2']] } });
+    expect(call('get_item', { item_id: 1 })).toEqual({ ok: true, output: ITEMS['1'] });
+    close();
+  });
+
   it('refuses params it cannot run, with a pointer', () => {
     const t = { name: 'x', parameters: {}, outputSchema: {} };
     expect(driverProblem('records', 1, { pattern: 'lookup' }, t)).toEqual({ pointer: '/params/entity', message: 'entity must be a string' });

@@ -1,6 +1,7 @@
-import type { JsonObject, JsonSchemaObject, JsonValue } from '@autoforge/core';
+import type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue } from '@autoforge/core';
 import { isJsonObject } from '@autoforge/core';
 import type { NativeTool, ToolContext } from '../tool-context.js';
+import type { DriverTool } from './driver.js';
 import { DriverParamsError, defineDriver } from './driver.js';
 import type {
   BatchPlan,
@@ -625,6 +626,30 @@ function runBatch(P: BatchPlan, args: Args, ctx: ToolContext): JsonValue {
   });
 }
 
+const SCALARS = new Set(['string', 'number', 'integer', 'boolean']);
+
+/**
+ * Shapes results to the document's output schema by its property names: a result the schema's
+ * object does not describe goes under the one property that fits it (`{"filtered_stocks": […]}`);
+ * a record that already has some of the properties is answered as it is.
+ */
+function outputShaper(schema: JsonSchema): (v: JsonValue) => JsonValue {
+  if (typeof schema !== 'object' || mainType(schema) !== 'object' || !schema.properties) return (v) => v;
+  const props = schema.properties;
+  const names = Object.keys(props);
+  if (names.length === 0) return (v) => v;
+  const typed = (pred: (t: string | undefined) => boolean): string[] => names.filter((n) => pred(typeof props[n] === 'object' ? mainType(props[n] as JsonSchemaObject) : undefined));
+  const only = (list: string[]): string | undefined => (list.length === 1 ? list[0] : undefined);
+  const forArray = names.length === 1 ? names[0] : only(typed((t) => t === 'array'));
+  const forScalar = names.length === 1 ? names[0] : only(typed((t) => t !== undefined && SCALARS.has(t)));
+  const forObject = names.length === 1 ? names[0] : only(typed((t) => t === 'object'));
+  return (v) => {
+    if (isJsonObject(v) && names.some((n) => n in v)) return v;
+    const key = Array.isArray(v) ? forArray : isJsonObject(v) ? forObject : forScalar;
+    return key === undefined ? v : { [key]: v };
+  };
+}
+
 const PATTERNS = new Set(['lookup', 'find', 'list', 'create', 'update', 'transition', 'delete', 'compute', 'noop']);
 const WITH_COLLECTION = new Set(['find', 'list', 'create', 'delete']);
 
@@ -671,9 +696,10 @@ export const recordsDriver = defineDriver<RecordsParams>({
   name: 'records',
   version: 1,
   parse: checkParams,
-  compile(params: RecordsParams): NativeTool {
-    if (params.pattern === 'switch') return (args, ctx) => runSwitch(params, args, ctx);
-    if (params.pattern === 'batch') return (args, ctx) => runBatch(params, args, ctx);
-    return (args, ctx) => runPlan(params, args, ctx);
+  compile(params: RecordsParams, tool: DriverTool): NativeTool {
+    const shape = outputShaper(tool.outputSchema);
+    if (params.pattern === 'switch') return (args, ctx) => shape(runSwitch(params, args, ctx));
+    if (params.pattern === 'batch') return (args, ctx) => shape(runBatch(params, args, ctx));
+    return (args, ctx) => shape(runPlan(params, args, ctx));
   },
 });

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue, Seed, ToolDoc } from '@autoforge/core';
+import type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue, Seed, ToolDoc, ToolEffect } from '@autoforge/core';
 import type { DriverPrecondition, ToolImplementation } from '@autoforge/env-runtime';
 import type { ToolAnalysis } from '../analyze-tool.js';
 
@@ -60,6 +60,27 @@ export interface PlannedTool {
   access: 'read' | 'write';
   /** The self-check; a tool without probes is a stand-in. */
   probes: Probe[];
+  /**
+   * What the tool does to the state, resource by resource (core's `ToolEffect`), copied into the
+   * spec tool. Task synthesis reads them: the dependency graph links a tool that `creates` or
+   * `changes` a resource to the tools that `reads`, `changes` or `removes` it (through their `via`
+   * parameters when both name the instance), and a `creates: 'session'` tool to the tools that
+   * `requires` it; compiling a task draws a `reads`/`changes`/`removes` argument from the instances
+   * a `lists` tool shows in the current state, and states a new value for a `creates` one. Use the
+   * same resource words across the family's tools. Examples:
+   *
+   * - `mkdir(dir_name)`: `[{ action: 'creates', resource: 'directory', via: 'dir_name' }, { action: 'reads', resource: 'working directory' }]`
+   * - `ls()`: `[{ action: 'reads', resource: 'working directory' }, { action: 'lists', resource: 'file', path: 'current_directory_content[]' }]`
+   * - `cd(folder)`: `[{ action: 'reads', resource: 'directory', via: 'folder' }, { action: 'changes', resource: 'working directory' }]`
+   * - `login(username, password)`: `[{ action: 'creates', resource: 'session' }]`; `send(…)`: `[{ action: 'requires', resource: 'session' }, { action: 'creates', resource: 'message', path: 'message_id' }]`
+   * - `close_ticket(ticket_id)`: `[{ action: 'changes', resource: 'ticket', via: 'ticket_id' }]`; `get_tickets()`: `[{ action: 'lists', resource: 'ticket', path: 'tickets[].id' }]`
+   * - `add_to_watchlist(symbol)`: `[{ action: 'creates', resource: 'watchlist entry', via: 'symbol' }]`; `get_stock_info(symbol)`: `[{ action: 'reads', resource: 'stock', via: 'symbol' }]`
+   * - a calculator's `add(a, b)`: `[]` (touches no state: every argument is a value the user states).
+   *
+   * Absent: unknown (names and schemas decide). A family that owns no state and declares none
+   * gets `[]` for its tools.
+   */
+  effects?: ToolEffect[];
 }
 
 /** A family's share of the environment. */

@@ -177,7 +177,7 @@ function seedGraph(input: FamilyInput, E: EntityFields, R: RelationFields, gener
     const first = f.person.firstName();
     const last = f.person.lastName();
     const city = f.location.city();
-    const person = add(`${first} ${last}`, 'person', [`Works as a ${f.person.jobTitle()}`, `Lives in ${city}`, `Prefers ${f.word.adjective()} ${f.word.noun()}s`]);
+    const person = add(`${first} ${last}`, 'person', [`Works as a ${f.person.jobTitle()}`, `Lives in ${city}`, `Enjoys ${f.music.genre()} music`]);
     if (person === undefined) continue;
     const org = orgs[i % Math.max(1, orgs.length)];
     if (org !== undefined) relations.push({ [R.from]: person, [R.to]: org, [R.type]: 'works_at' });

@@ -445,7 +445,7 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
   const seededCurrent = curKey !== undefined && typeof model.owned[curKey] === 'string' ? (model.owned[curKey] as string) : undefined;
   const me = seededCurrent ?? userList[0]?.id;
   // Who a login probe logs in: the seeded current user when the directory knows them.
-  const loginUser = userList.find((u) => u.id === seededCurrent)?.id ?? userList[0]?.id;
+  const signInAs = userList.find((u) => u.id === seededCurrent)?.id ?? userList[0]?.id;
   const other = userList.find((u) => u.id !== me) ?? userList[0];
   const loginCall = (): { name: string; args: JsonObject }[] => {
     if (seededCurrent !== undefined || me === undefined) return [];
@@ -503,7 +503,7 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
       idType: model.idType,
       idDigits: model.idDigits,
       args,
-      requireLogin,
+      requireLogin: requireLogin && model.current === undefined,
       softFail: op === 'login' && failureIsStatus(a.tool.outputSchema),
       output: templateFor(outputSchema, VOCAB[op]),
     };
@@ -600,9 +600,9 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
         break;
       }
       case 'login': {
-        if (args.user === undefined || loginUser === undefined) break;
+        if (args.user === undefined || signInAs === undefined) break;
         const status = toolOf('login-status');
-        probes.push({ args: { [args.user]: loginUser }, changes: seededCurrent !== loginUser, ...(status !== undefined ? { then: [{ name: status.tool.name, args: {}, contains: ['true'] }] } : {}) });
+        probes.push({ args: { [args.user]: signInAs }, changes: seededCurrent !== signInAs, ...(status !== undefined ? { then: [{ name: status.tool.name, args: {}, contains: ['true'] }] } : {}) });
         probes.push(params.softFail === true ? { args: { [args.user]: 'nobody-such-user' }, changes: false, outputContains: ['false'] } : { args: { [args.user]: 'nobody-such-user' }, ok: false });
         break;
       }
@@ -621,7 +621,14 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
     }
     const write = op === 'send' || op === 'delete' || op === 'add-contact' || op === 'login' || op === 'logout';
     tools[name] = {
-      implementation: { kind: 'driver', driver: 'messaging', version: 1, params },
+      // The login requirement is a declared precondition, visible to whoever reads the spec.
+      implementation: {
+        kind: 'driver',
+        driver: 'messaging',
+        version: 1,
+        params,
+        ...(requireLogin && model.current !== undefined ? { preconditions: [{ path: model.current, truthy: true, message: 'No user is logged in: log in first.' }] } : {}),
+      },
       pattern: `messaging:${op}`,
       outputSchema,
       access: write ? 'write' : 'read',

@@ -535,7 +535,7 @@ function planPosting(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
     const desc = a.tool.description.toLowerCase();
     const requireLogin = hasLogin && /authenticated user|logged[- ]in|current user|requires? (a )?(login|authentication)|must (be )?(logged|authenticated)/.test(desc) && op !== 'login' && op !== 'login-status';
     const outputSchema = a.tool.outputSchema ?? defaultOutput(op, m);
-    const params: JsonObject = { op, posts: { ...m.posts } as unknown as JsonObject, author: m.author, args, requireLogin, output: templateFor(outputSchema, vocab(op, m)) };
+    const params: JsonObject = { op, posts: { ...m.posts } as unknown as JsonObject, author: m.author, args, requireLogin: false, output: templateFor(outputSchema, vocab(op, m)) };
     if (op === 'login') params.softFail = failureIsStatus(a.tool.outputSchema);
     const shareWord = op === 'share' ? a.words.find((w) => SHARE_WORDS.has(w)) : undefined;
     if (shareWord !== undefined) params.sharePast = shareWord.endsWith('e') ? `${shareWord}d` : `${shareWord}ed`;
@@ -695,7 +695,9 @@ function planPosting(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
       }
     }
     const write = op === 'post' || op === 'delete' || op === 'comment' || op === 'share' || op === 'mention' || op === 'follow' || op === 'unfollow' || op === 'login' || op === 'logout';
-    tools[name] = { implementation: { kind: 'driver', driver: 'posting', version: 1, params }, pattern: `posting:${op}`, outputSchema, access: write ? 'write' : 'read', probes };
+    // The login requirement is a declared precondition, visible to whoever reads the spec.
+    const preconditions = requireLogin && m.session !== undefined ? [{ path: m.session, truthy: true, message: 'User not authenticated: log in before this action.' }] : undefined;
+    tools[name] = { implementation: { kind: 'driver', driver: 'posting', version: 1, params, ...(preconditions !== undefined ? { preconditions } : {}) }, pattern: `posting:${op}`, outputSchema, access: write ? 'write' : 'read', probes };
   }
 
   const state: FamilyPlan['state'] = {};

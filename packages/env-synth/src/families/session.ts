@@ -208,10 +208,20 @@ function requiredArgs(a: ToolAnalysis, given: Json, seed: Seed): Json {
   const args: Json = { ...given };
   for (const p of a.params) {
     if (!p.required || p.name in args) continue;
+    // `confirm_password` repeats `password`.
+    const w = nameWords(p.name).filter((x) => !/^(confirm|confirmation|repeat|again|verify)$/.test(x));
+    const repeated = w.length < nameWords(p.name).length ? a.params.find((q) => q !== p && normName(q.name) === w.join('')) : undefined;
+    if (repeated !== undefined && repeated.name in args) {
+      args[p.name] = args[repeated.name] as JsonValue;
+      continue;
+    }
     args[p.name] = valueFor(p.name, p.schema, { rng: createRng(seed, 'session', a.tool.name, p.name) });
   }
   return args;
 }
+
+// Tools that come before a session: registering, recovering a password.
+const BEFORE_SESSION = new Set(['register', 'signup', 'forgot', 'reset', 'recover', 'verify']);
 
 export const sessionFamily: Family = {
   name: 'session',
@@ -246,7 +256,7 @@ export const sessionFamily: Family = {
     const mine = new Set(claim.tools);
     const guarded: ToolAnalysis[] = [];
     for (const a of input.allAnalyses) {
-      if (mine.has(a.tool.name)) continue;
+      if (mine.has(a.tool.name) || a.words.some((w) => BEFORE_SESSION.has(w))) continue;
       const said = NEEDS_SESSION.test(a.tool.description) || a.params.some((p) => NEEDS_SESSION.test(describe(p.schema)));
       const area = areaOf(a);
       const sameArea = loginArea === undefined || (area !== undefined && area.some((t) => loginArea.includes(t)));

@@ -988,6 +988,8 @@ function fixers(d: ToolPlanDraft, drafts: ToolPlanDraft[], state: Map<string, Js
 interface SettingsData {
   mode: 'sample' | 'generated';
   stateKey: string;
+  /** Only these tools (a sample's lone settings, each set by a parameter of its own name). */
+  only?: string[];
 }
 
 function build(input: FamilyInput, data: SettingsData): { settings: Settings; drafts: ToolPlanDraft[]; adopt: string[]; sampleKeys: string[] } {
@@ -1052,6 +1054,7 @@ function build(input: FamilyInput, data: SettingsData): { settings: Settings; dr
   }
   const drafts: ToolPlanDraft[] = [];
   for (const a of candidates) {
+    if (data.only !== undefined && !data.only.includes(a.tool.name)) continue;
     const d = planTool(a, settings, counters);
     if (d !== undefined) drafts.push(d);
   }
@@ -1063,7 +1066,8 @@ function build(input: FamilyInput, data: SettingsData): { settings: Settings; dr
   }
   // With a sample: adopt the settings the tools use and those that share a word with the tools.
   const toolWords = new Set(candidates.flatMap((a) => [...a.words, ...a.params.flatMap((p) => nameWords(p.name)), ...outputNames.flatMap((n) => nameWords(n))]).filter((w) => !WEAK.has(w)));
-  const adopt = data.mode === 'sample' ? settings.fields.filter((f) => used.has(f) || (f.key in sample && overlap(nameWords(f.key), toolWords) > 0)).map((f) => f.key) : [];
+  const adopt =
+    data.mode === 'sample' ? settings.fields.filter((f) => used.has(f) || (data.only === undefined && f.key in sample && overlap(nameWords(f.key), toolWords) > 0)).map((f) => f.key) : [];
   return { settings, drafts, adopt, sampleKeys: adopt.filter((k) => k in sample) };
 }
 
@@ -1083,12 +1087,20 @@ export const settingsFamily: Family = {
   match(input: FamilyInput): FamilyClaim | undefined {
     const sample = input.sample;
     // With a sample the settings are the sample's own keys; none are invented beside them.
-    if (sample !== undefined && Object.values(sample).filter(isSettingValue).length < 3) return undefined;
     const data: SettingsData = sample !== undefined ? { mode: 'sample', stateKey: '' } : { mode: 'generated', stateKey: pickStateKey(input.takenKeys) };
     const { drafts, sampleKeys } = build(input, data);
-    if (!enoughOf(drafts)) return undefined;
     const fields = new Set(drafts.flatMap((d) => [...d.writes.map((f) => f.key), ...d.shows.keys()]));
-    if (fields.size < 3) return undefined;
+    const device = enoughOf(drafts) && fields.size >= 3 && (sample === undefined || Object.values(sample).filter(isSettingValue).length >= 3);
+    if (!device) {
+      // Not a device, but a sample's lone top-level settings: a write whose parameter has the
+      // setting's own name (`set_limit(limit)` over a sample's `limit`) is a singleton setting.
+      if (sample === undefined) return undefined;
+      const lone = drafts.filter((d) => d.access === 'write' && d.effects.length > 0 && d.effects.every((e) => e.set !== undefined && 'arg' in (e.value as Json) && (e.set as string[]).length === 1 && normName((e.set as string[])[0] as string) === normName((e.value as Json).arg as string)));
+      if (lone.length === 0) return undefined;
+      const only = lone.map((d) => d.analysis.tool.name);
+      const keys = [...new Set(lone.flatMap((d) => d.writes.map((f) => f.key)))];
+      return { tools: only, sampleKeys: keys, why: `${only.length} tools set top-level settings of the sample by name (${keys.join(', ')})`, data: { ...data, only } as unknown as JsonValue };
+    }
     return {
       tools: drafts.map((d) => d.analysis.tool.name),
       sampleKeys,

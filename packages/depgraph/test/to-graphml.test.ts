@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { DOMParser } from '@xmldom/xmldom';
 import { DirectedGraph } from 'graphology';
 import { parse } from 'graphology-graphml';
-import { buildDependencyGraph } from './build-dependency-graph.js';
-import { edgeList } from './dependency-graph.js';
-import { cleanText } from './render.js';
+import { buildDependencyGraph } from '../src/build-dependency-graph.js';
+import { edgeList } from '../src/dependency-graph.js';
+import { cleanText } from '../src/render.js';
 import { arbitraryOddNames, linkedTools, prop } from './test-arbitraries.js';
 import { shopTools } from './test-tools.js';
-import { toGraphML } from './to-graphml.js';
+import { toGraphML } from '../src/to-graphml.js';
 
 /** Parses XML and throws on any well-formedness error (xmldom only logs them by default). */
 function strictXml(text: string): void {

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { it } from 'vitest';
 import type { JsonSchema } from '@autoforge/core';
-import type { DependencyTool } from './build-dependency-graph.js';
+import type { DependencyTool } from '../src/build-dependency-graph.js';
 
 /**
  * A property test: `prop(arbitraries, { numRuns })(name, predicate)`, like `@fast-check/vitest`'s

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accessFromName, entityFromToolName, idFromToolName, isIdName, normalizeName, singularize, stripQualifier } from './naming.js';
+import { accessFromName, entityFromToolName, idFromToolName, isIdName, normalizeName, singularize, stripQualifier } from '../src/naming.js';
 
 describe('naming', () => {
   it('normalizes camelCase, kebab-case and PascalCase names to snake_case', () => {

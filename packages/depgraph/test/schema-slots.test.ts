@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonSchemaObject } from '@autoforge/core';
-import { outputSlots, parameterSlots } from './schema-slots.js';
+import { outputSlots, parameterSlots } from '../src/schema-slots.js';
 
 const paths = (slots: { path: string; type: unknown }[]): string[] => slots.map((s) => `${s.path}:${String(s.type)}`);
 

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DirectedGraph } from 'graphology';
-import { buildDependencyGraph } from './build-dependency-graph.js';
-import type { DependencyGraph } from './dependency-graph.js';
-import { fromJSON, toJSON } from './graph-json.js';
-import { randomWalks } from './random-walks.js';
+import { buildDependencyGraph } from '../src/build-dependency-graph.js';
+import type { DependencyGraph } from '../src/dependency-graph.js';
+import { fromJSON, toJSON } from '../src/graph-json.js';
+import { randomWalks } from '../src/random-walks.js';
 import { arbitraryTools, fc, prop } from './test-arbitraries.js';
 import { retailTools } from './test-support.js';
 import { shopTools } from './test-tools.js';

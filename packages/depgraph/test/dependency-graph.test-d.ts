@@ -2,8 +2,8 @@
 // with typed attributes, usable wherever graphology's AbstractGraph is expected.
 import type { AbstractGraph } from 'graphology-types';
 import { expectTypeOf } from 'vitest';
-import type { DependencyBinding, DependencyEdgeAttributes, DependencyGraph, ToolNodeAttributes, ToolSequence } from './index.js';
-import { buildDependencyGraph, fromJSON, randomWalks, toJSON } from './index.js';
+import type { DependencyBinding, DependencyEdgeAttributes, DependencyGraph, ToolNodeAttributes, ToolSequence } from '../src/index.js';
+import { buildDependencyGraph, fromJSON, randomWalks, toJSON } from '../src/index.js';
 
 declare const graph: DependencyGraph;
 
@@ -18,4 +18,4 @@ expectTypeOf(fromJSON({})).toExtend<{ ok: true; value: DependencyGraph } | { ok:
 // @ts-expect-error the seed is required
 randomWalks(graph, {});
 // @ts-expect-error edge labels are a closed set
-import('./index.js').then((m) => m.toDot(graph, { edgeLabels: 'everything' }));
+import('../src/index.js').then((m) => m.toDot(graph, { edgeLabels: 'everything' }));

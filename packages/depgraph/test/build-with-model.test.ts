@@ -3,12 +3,12 @@ import type { ChatModel } from '@autoforge/llm';
 import { createOpenAIChatModel } from '@autoforge/llm';
 import type { RecordedRequest, ScriptStep, ScriptedChatServer } from '@autoforge/llm/testing';
 import { createScriptedChatServer } from '@autoforge/llm/testing';
-import { buildDependencyGraph } from '../build-dependency-graph.js';
-import { edgeList } from '../dependency-graph.js';
-import { obj, shopTools, tool } from '../test-tools.js';
-import { buildDependencyGraphWithModel } from './build-with-model.js';
-import type { JudgeCandidate, JudgeReply } from './judge-prompt.js';
-import { CANDIDATES_BEGIN, CANDIDATES_END } from './judge-prompt.js';
+import { buildDependencyGraph } from '../src/build-dependency-graph.js';
+import { edgeList } from '../src/dependency-graph.js';
+import { obj, shopTools, tool } from './test-tools.js';
+import { buildDependencyGraphWithModel } from '../src/llm/build-with-model.js';
+import type { JudgeCandidate, JudgeReply } from '../src/llm/judge-prompt.js';
+import { CANDIDATES_BEGIN, CANDIDATES_END } from '../src/llm/judge-prompt.js';
 
 // The shop, plus a tool that only a low-information name (`status`) links to refund_order.
 const tools = [...shopTools(), tool('archive_order', ['status'], obj({ archived: 'string' }))];

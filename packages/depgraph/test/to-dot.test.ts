@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AttributeASTNode, EdgeASTNode, GraphASTNode, NodeASTNode } from '@ts-graphviz/ast';
 import { parse } from '@ts-graphviz/ast';
-import { buildDependencyGraph } from './build-dependency-graph.js';
-import { cleanText } from './render.js';
+import { buildDependencyGraph } from '../src/build-dependency-graph.js';
+import { cleanText } from '../src/render.js';
 import { arbitraryOddNames, linkedTools, prop } from './test-arbitraries.js';
 import { shopTools } from './test-tools.js';
-import { toDot } from './to-dot.js';
+import { toDot } from '../src/to-dot.js';
 
 /** DOT's escString: `\\` is a backslash and `\n` a line break. */
 const unescape = (text: string): string => text.replace(/\\(\\|n)/g, (_m, c: string) => (c === 'n' ? '\n' : '\\'));

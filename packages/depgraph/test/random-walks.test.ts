@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DirectedGraph } from 'graphology';
-import { buildDependencyGraph } from './build-dependency-graph.js';
-import { coverage } from './coverage.js';
-import type { DependencyGraph } from './dependency-graph.js';
-import type { ToolSequence } from './random-walks.js';
-import { randomWalks } from './random-walks.js';
+import { buildDependencyGraph } from '../src/build-dependency-graph.js';
+import { coverage } from '../src/coverage.js';
+import type { DependencyGraph } from '../src/dependency-graph.js';
+import type { ToolSequence } from '../src/random-walks.js';
+import { randomWalks } from '../src/random-walks.js';
 import { arbitraryLengths, arbitraryTools, fc, prop } from './test-arbitraries.js';
 import { retailTools } from './test-support.js';
 import { shopTools } from './test-tools.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildDependencyGraph } from './build-dependency-graph.js';
-import { cleanText } from './render.js';
+import { buildDependencyGraph } from '../src/build-dependency-graph.js';
+import { cleanText } from '../src/render.js';
 import { arbitraryOddNames, linkedTools, prop } from './test-arbitraries.js';
 import { shopTools } from './test-tools.js';
-import { toMermaid } from './to-mermaid.js';
+import { toMermaid } from '../src/to-mermaid.js';
 
 const ENTITIES: Record<string, string> = { quot: '"', '35': '#', amp: '&', lt: '<', gt: '>', '124': '|', '96': '`' };
 const decode = (label: string): string => label.replace(/<br\/>/g, '\n').replace(/#(quot|35|amp|lt|gt|124|96);/g, (_m, e: string) => ENTITIES[e] as string);

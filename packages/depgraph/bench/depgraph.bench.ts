@@ -1,9 +1,9 @@
 // Figures for the README: graph build time on real tool sets and walk throughput.
 import { bench, describe } from 'vitest';
-import { buildDependencyGraph } from './build-dependency-graph.js';
-import { fromJSON, toJSON } from './graph-json.js';
-import { randomWalks } from './random-walks.js';
-import { otaTools, retailTools } from './test-support.js';
+import { buildDependencyGraph } from '../src/build-dependency-graph.js';
+import { fromJSON, toJSON } from '../src/graph-json.js';
+import { randomWalks } from '../src/random-walks.js';
+import { otaTools, retailTools } from '../test/test-support.js';
 
 const retail = await retailTools();
 const ota = await otaTools();

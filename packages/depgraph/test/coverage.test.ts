@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildDependencyGraph } from './build-dependency-graph.js';
-import { coverage } from './coverage.js';
-import { randomWalks } from './random-walks.js';
+import { buildDependencyGraph } from '../src/build-dependency-graph.js';
+import { coverage } from '../src/coverage.js';
+import { randomWalks } from '../src/random-walks.js';
 import { arbitraryLengths, arbitraryTools, fc, prop } from './test-arbitraries.js';
 import { shopTools } from './test-tools.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildDependencyGraph } from './build-dependency-graph.js';
-import { reachableFrom } from './reachable-from.js';
+import { buildDependencyGraph } from '../src/build-dependency-graph.js';
+import { reachableFrom } from '../src/reachable-from.js';
 import { shopTools } from './test-tools.js';
 
 describe('reachableFrom', () => {

@@ -1,6 +1,6 @@
 // Small hand-made tools for this package's tests (not exported from the package).
 import type { JsonSchema, JsonSchemaObject, ToolHints, ToolSpec } from '@autoforge/core';
-import type { DependencyTool } from './build-dependency-graph.js';
+import type { DependencyTool } from '../src/build-dependency-graph.js';
 
 const str: JsonSchemaObject = { type: 'string' };
 

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject, ToolSpec } from '@autoforge/core';
 import { canonicalJson } from '@autoforge/core';
-import { buildDependencyGraph } from './build-dependency-graph.js';
-import type { DependencyGraph } from './dependency-graph.js';
-import { edgeList } from './dependency-graph.js';
-import { DepGraphError } from './error.js';
-import { toJSON } from './graph-json.js';
+import { buildDependencyGraph } from '../src/build-dependency-graph.js';
+import type { DependencyGraph } from '../src/dependency-graph.js';
+import { edgeList } from '../src/dependency-graph.js';
+import { DepGraphError } from '../src/error.js';
+import { toJSON } from '../src/graph-json.js';
 import { loadJson, otaTools, retailTools, synthesizedTools } from './test-support.js';
 import { arr, obj, shopTools, tool } from './test-tools.js';
 
