@@ -147,6 +147,12 @@ describe('session on the travel function doc', () => {
     expect(ok(call('travel_get_login_status'))).toEqual({ status: true });
   });
 
+  it("sets the sample's lone top-level budget through the tool named for it", () => {
+    expect(family(report, 'settings')).toEqual([{ tool: 'set_budget_limit', works: true }]);
+    const call = caller(spec);
+    expect(ok(call('set_budget_limit', { access_token: '251675', budget_limit: 22000 }))).toEqual({ budget_limit: 22000 });
+  });
+
   it('reads a card balance from the keyed cards of the sample', () => {
     const call = caller(spec);
     expect(family(report, 'ledger')).toEqual([{ tool: 'get_credit_card_balance', works: true }]);

@@ -11,6 +11,7 @@ export type MessagingOp =
   | 'list-all'
   | 'search'
   | 'delete'
+  | 'get'
   | 'add-contact'
   | 'list-users'
   | 'user-id'
@@ -65,6 +66,8 @@ export interface MessagingParams {
   idDigits: number;
   /** Argument names by role. */
   args: { receiver?: string; text?: string; keyword?: string; name?: string; user?: string; messageId?: string };
+  /** Other arguments a send stores on a `records` message under their own names (a subject, a priority). */
+  extraArgs: string[];
   /** Refuse the call when nobody is logged in. */
   requireLogin: boolean;
   /** A failed login answers its status false (as the tool's output schema describes) instead of an error. */
@@ -126,6 +129,8 @@ interface User {
 }
 
 interface Message {
+  /** The stored entry (a `records` message), for searches over its other text fields. */
+  raw?: JsonObject;
   id?: JsonValue;
   sender?: string;
   counterpart: string;
@@ -154,7 +159,7 @@ function messages(ctx: ToolContext, m: MessagingMessages): Message[] {
       if (first !== undefined) out.push({ counterpart: first[0], text: first[1], index });
       return;
     }
-    const msg: Message = { counterpart: String(entry[m.receiverField] ?? ''), text: entry[m.textField] ?? '', index };
+    const msg: Message = { raw: entry, counterpart: String(entry[m.receiverField] ?? ''), text: entry[m.textField] ?? '', index };
     if (entry[m.idField] !== undefined) msg.id = entry[m.idField] as JsonValue;
     if (entry[m.senderField] !== undefined) msg.sender = String(entry[m.senderField]);
     out.push(msg);
@@ -305,6 +310,7 @@ function compileMessaging(p: MessagingParams): NativeTool {
                 [p.messages.receiverField]: target.id,
                 [p.messages.textField]: text,
               };
+        if (p.messages.shape === 'records') for (const k of p.extraArgs) if (args[k] !== undefined) entry[k] = args[k] as JsonValue;
         ctx.db.write(p.messages.key, [...(Array.isArray(log) ? log : []), entry]);
         if (p.idsKey !== undefined) {
           const ids = ctx.db.read(p.idsKey);
@@ -313,6 +319,16 @@ function compileMessaging(p: MessagingParams): NativeTool {
         }
         bump(ctx, p.countKey, 1);
         return out({ ok: true, status: true, message_id: id, receiver: target.id, text, note: `Message sent to '${target.id}' successfully.` });
+      }
+      case 'get': {
+        const who = me(ctx);
+        const wanted = String(args[p.args.messageId ?? ''] ?? '');
+        const found = messages(ctx, p.messages).find((m) => m.id !== undefined && String(m.id) === wanted);
+        if (found === undefined) throw new Error(`Message '${wanted}' not found.`);
+        const [item] = asItems([found], who);
+        const log = ctx.db.read(p.messages.key);
+        const record = Array.isArray(log) ? log[found.index] : undefined;
+        return out({ ok: true, ...(isJsonObject(record) ? record : {}), ...(item as JsonObject), message: (item as JsonObject).text ?? null });
       }
       case 'delete': {
         const who = me(ctx);
@@ -345,7 +361,11 @@ function compileMessaging(p: MessagingParams): NativeTool {
       case 'search': {
         const who = me(ctx);
         const keyword = stringArg(args, p.args.keyword, 'keyword').toLowerCase();
-        const list = mine(ctx, who, 'all').filter((m) => textOf(m.text).toLowerCase().includes(keyword));
+        // The text, and the other text fields a message carries (a subject), never its ids.
+        const ids = new Set([p.messages.idField, p.messages.senderField, p.messages.receiverField, p.messages.textField]);
+        const haystack = (m: Message): string =>
+          [textOf(m.text), ...Object.entries(m.raw ?? {}).filter(([k, v]) => !ids.has(k) && typeof v === 'string').map(([, v]) => v as string)].join('\n').toLowerCase();
+        const list = mine(ctx, who, 'all').filter((m) => haystack(m).includes(keyword));
         return out({ ok: true, messages: asItems(list, who), grouped: grouped(list), count: list.length });
       }
       case 'stats': {
@@ -361,7 +381,7 @@ function compileMessaging(p: MessagingParams): NativeTool {
   };
 }
 
-const OPS = new Set<MessagingOp>(['send', 'list-sent', 'list-received', 'list-all', 'search', 'delete', 'add-contact', 'list-users', 'user-id', 'stats', 'login', 'logout', 'login-status']);
+const OPS = new Set<MessagingOp>(['send', 'list-sent', 'list-received', 'list-all', 'search', 'delete', 'get', 'add-contact', 'list-users', 'user-id', 'stats', 'login', 'logout', 'login-status']);
 
 function str(o: JsonObject, k: string, at: string): string {
   const v = o[k];
@@ -417,6 +437,7 @@ export const messagingDriver = defineDriver<MessagingParams>({
       args,
       requireLogin: params.requireLogin === true,
       softFail: params.softFail === true,
+      extraArgs: Array.isArray(params.extraArgs) ? params.extraArgs.filter((x): x is string => typeof x === 'string') : [],
       output: params.output ?? null,
     };
     if (Array.isArray(params.current) && params.current.every((x) => typeof x === 'string') && params.current.length > 0) out.current = params.current as string[];

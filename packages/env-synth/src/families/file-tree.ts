@@ -1,4 +1,4 @@
-import type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue } from '@autoforge/core';
+import type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue, ToolEffect } from '@autoforge/core';
 import { createRng, isJsonObject, splitWords } from '@autoforge/core';
 import type { ToolAnalysis } from '../analyze-tool.js';
 import { seededFaker } from '../values/realistic.js';
@@ -765,6 +765,7 @@ export const fileTreeFamily: Family = {
         outputSchema: schema,
         access: ['pwd', 'ls', 'tree', 'read', 'find', 'grep', 'wc', 'sort', 'diff', 'tail', 'head', 'du', 'stat'].includes(c.op) || (c.op === 'echo' && roles.args.path === undefined) ? 'read' : 'write',
         probes: [],
+        effects: effectsOf(c.op, roles, out, a),
       };
       if (roles.unknownRequired.length > 0) notes.push(`${c.tool}: required ${roles.unknownRequired.join(', ')} not used by the file tree`);
     }
@@ -773,6 +774,66 @@ export const fileTreeFamily: Family = {
     return { state, tools, notes };
   },
 };
+
+// ---------------------------------------------------------------------------------------------
+// Effects: what each operation does to files, directories and the working directory, through
+// which parameter (for the dependency graph and task compilation)
+
+const WD = 'working directory';
+
+function effectsOf(op: Op, roles: RoleMap, out: Partial<Record<OutRole, string>>, a: ToolAnalysis): ToolEffect[] {
+  const required = new Set(a.params.filter((p) => p.required).map((p) => p.name));
+  // An optional target (`ls [path]`) defaults to the working directory: only a required one names an instance.
+  const via = (role: ArgRole, write = false): { via: string } | undefined => {
+    const p = roles.args[role];
+    return p !== undefined && (write || required.has(p)) ? { via: p } : undefined;
+  };
+  const on = (action: ToolEffect['action'], resource: string, role: ArgRole, write = false): ToolEffect[] => {
+    const v = via(role, write);
+    return v !== undefined ? [{ action, resource, ...v }] : [];
+  };
+  const here: ToolEffect = { action: 'reads', resource: WD };
+  switch (op) {
+    case 'cd':
+      return [...on('reads', 'directory', 'path'), { action: 'changes', resource: WD }];
+    case 'pwd':
+    case 'du':
+    case 'find':
+      return [here];
+    case 'ls':
+    case 'tree': {
+      const listed: ToolEffect[] = out.entries !== undefined && via('path') === undefined ? [{ action: 'lists', resource: 'file', path: `${out.entries}[]` }, { action: 'lists', resource: 'directory', path: `${out.entries}[]` }] : [];
+      return [here, ...on('reads', 'directory', 'path'), ...listed];
+    }
+    case 'mkdir':
+      return [here, ...on('creates', 'directory', 'path', true)];
+    case 'touch':
+      return [here, ...on('creates', 'file', 'path', true)];
+    case 'write':
+    case 'append':
+    case 'echo':
+      // Without a file, `echo` only shows its text: it touches nothing.
+      return roles.args.path === undefined ? [] : [here, ...on('changes', 'file', 'path', true)];
+    case 'read':
+    case 'grep':
+    case 'wc':
+    case 'sort':
+    case 'tail':
+    case 'head':
+    case 'stat':
+      return [here, ...on('reads', 'file', 'path')];
+    case 'diff':
+      return [here, ...on('reads', 'file', 'first'), ...on('reads', 'file', 'second')];
+    case 'mv':
+      return [here, ...on('removes', 'file', 'source', true), ...on('creates', 'file', 'destination', true)];
+    case 'cp':
+      return [here, ...on('reads', 'file', 'source'), ...on('creates', 'file', 'destination', true)];
+    case 'rm':
+      return [here, ...on('removes', 'file', 'path', true)];
+    case 'rmdir':
+      return [here, ...on('removes', 'directory', 'path', true)];
+  }
+}
 
 function treeSchema(d: Detected): JsonSchemaObject {
   if (d.format.kind === 'plain') return { type: 'object', description: 'A file tree: directories are objects, files are their text.' };

@@ -494,7 +494,7 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
     if (op === 'login') set('user', userParam(a));
     const actsAsUser = op === 'send' || op === 'delete' || op === 'list-sent' || op === 'list-received' || op === 'list-all' || op === 'search' || op === 'stats' || op === 'logout';
     const mentionsUser = /current user|logged[- ]in|log in first|requires? (a )?login/.test(descOf(a));
-    const requireLogin = (hasLogin || externalLogin !== undefined) && (actsAsUser || mentionsUser);
+    const requireLogin = (hasLogin || externalLogin !== undefined) && (actsAsUser || mentionsUser) && op !== 'login' && op !== 'login-status';
     const outputSchema = a.tool.outputSchema ?? defaultOutput(op, model.idType);
     const params: JsonObject = {
       op,

@@ -121,6 +121,19 @@ describe('settings family', () => {
     expect(out(call('get_phone_status'))).toMatchObject({ ringVolume: 9, wifiStatus: 'on' });
   });
 
+  it("sets a sample's lone top-level setting through a tool whose parameter has its name", () => {
+    const doc: ToolDoc = {
+      format: 'openai-chat',
+      tools: [
+        tool('set_daily_limit', 'Set the daily spending limit.', { daily_limit: { type: 'number' } }, ['daily_limit'], obj({ daily_limit: { type: 'number' } })),
+        tool('get_statement', 'Get the statement.', { month: { type: 'string' } }, ['month']),
+      ],
+    };
+    const { spec, works } = synth(doc, { daily_limit: 200, statements: { jan: { month: 'jan', total: 12 } } });
+    expect(works.set_daily_limit).toBe(true);
+    expect(out(session(spec)('set_daily_limit', { daily_limit: 350 }))).toEqual({ daily_limit: 350 });
+  });
+
   it('leaves documents without a device alone', () => {
     const shop: ToolDoc = {
       format: 'openai-chat',
