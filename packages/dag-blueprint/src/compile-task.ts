@@ -15,6 +15,8 @@ import { topologicalOrder } from './topological-order.js';
 import type { IndexedRecord } from './user-values.js';
 import { namedIdChoices } from './named-ids.js';
 import { factChoices, indexState, isDeferred } from './user-values.js';
+import type { EffectfulTool } from './effect-facts.js';
+import { effectFactChoices } from './effect-facts.js';
 import { validateBlueprint } from './validate-blueprint.js';
 
 /** Why a blueprint gave no task. */
@@ -343,6 +345,46 @@ class Compilation {
     if (node.kind === 'reasoning') return this.reason(node, i);
     const skip = node.when !== undefined && this.values.get(node.when) !== true;
     if (skip) this.skipped.add(node.id);
+    const tool = this.toolByName.get(node.tool) as EffectfulTool | undefined;
+    const own = tool
+      ? effectFactChoices(node, {
+          tool,
+          tools: this.environment.tools,
+          known: this.facts,
+          state: this.session.state(),
+          peek: (name, args) => this.peek(name, args),
+          rng: this.rng.fork(`effects:${node.id}`),
+          limit: this.limit,
+        })
+      : undefined;
+    if (own === undefined) return this.recordFacts(node, i);
+    if (!own.ok) {
+      const r = reject('no_candidate_values', `${node.id}: the state holds nothing for ${own.missing.map((p) => `"${p}"`).join(', ')}`, i, this.pointer(node));
+      return r;
+    }
+    return this.tryEach(`facts:state:${node.id}`, node.id, own.choices, (a) => a.map(([, v]) => v), (assignment) => {
+      for (const [fact, value] of assignment) this.facts.set(fact, value);
+      return this.recordFacts(node, i);
+    });
+  }
+
+  /**
+   * A read call that is no step of the task (a listing that shows what the state holds now): the
+   * session goes back to where it was, step counter included, so the task replays the same.
+   */
+  private peek(name: string, args: JsonObject): JsonValue | undefined {
+    this.budget.calls += 1;
+    const saved = this.session.snapshot();
+    try {
+      const r = this.session.stepSync({ id: `peek-${this.session.stepCount + 1}`, name, arguments: JSON.stringify(args) });
+      return r.ok ? (r.output as JsonValue) : undefined;
+    } finally {
+      this.session.restore(saved);
+    }
+  }
+
+  /** The facts the seed state's records supply (see {@link factChoices}), then the ids a user names, then the call. */
+  private recordFacts(node: ToolNode, i: number): Outcome {
     const chosen = factChoices(
       node,
       this.paramsOf(node.tool),
@@ -509,6 +551,7 @@ class Compilation {
       userFacts,
       resolved: this.resolved,
       ...(answerRef ? { answer: answerRef } : {}),
+      pure: new Set(this.environment.tools.filter((t) => (t as EffectfulTool).effects?.length === 0).map((t) => t.name)),
     });
     const metrics = difficulty(blueprint);
     const reasoning: JsonObject = {};

@@ -1,6 +1,6 @@
 import type { JsonValue, UserFact } from '@autoforge/core';
 import { splitWords, VERB_CLASS_ACCESS, verbClassOf } from '@autoforge/core';
-import type { ArgSource, Blueprint, BlueprintNode, ReasoningNode, ReasoningParams } from './blueprint.js';
+import type { ArgSource, Blueprint, BlueprintNode, ReasoningNode, ReasoningParams, ToolNode } from './blueprint.js';
 import { elementNoun, singular, words } from './words.js';
 
 /** The value a task reports: `readPath(value of node, path)`. */
@@ -20,6 +20,11 @@ export interface IntentInput {
   resolved: ReadonlyMap<string, ReasoningParams>;
   /** What the user wants to be told, for read-only and conditional tasks. */
   answer?: IntentAnswer;
+  /**
+   * Tools that touch no state (a calculator's, declared `effects: []`): each call is a step the
+   * user asks for, with the values they state, like a write. Default: none.
+   */
+  pure?: ReadonlySet<string>;
 }
 
 /** A value as a user states it: strings in double quotes, everything else as JSON. */
@@ -78,6 +83,8 @@ function parameterLabel(parameter: string): string {
  */
 export function writeIntent(input: IntentInput): string {
   const { blueprint, order, userFacts, resolved, answer } = input;
+  const pure = input.pure ?? new Set<string>();
+  const isStep = (node: BlueprintNode): node is ToolNode => node.kind === 'tool' && (node.access === 'write' || pure.has(node.tool));
   const byId = new Map(blueprint.nodes.map((n) => [n.id, n]));
   const factValue = new Map(userFacts.map((f) => [f.key, f.value]));
   const described = new Set<string>();
@@ -127,13 +134,15 @@ export function writeIntent(input: IntentInput): string {
   };
 
   /** How an argument of a write is described, or undefined when the agent finds it alone. */
-  const argPhrase = (parameter: string, source: ArgSource): string | undefined => {
+  const argPhrase = (parameter: string, source: ArgSource, to = ''): string | undefined => {
     if ('user' in source) {
       usedFacts.add(source.user);
       return `${parameterLabel(parameter)} ${quote(factValue.get(source.user))}`;
     }
     if ('from' in source) {
       const from = byId.get(source.from);
+      // A computation goes on from the one before: the user says which result it takes.
+      if (from?.kind === 'tool' && pure.has(from.tool) && pure.has(to)) return `${parameterLabel(parameter)}: the ${words(lastKey(source.path))} of the ${words(from.tool)}`;
       if (from?.kind !== 'reasoning') return undefined;
       described.add(from.id);
       const label = parameterLabel(parameter);
@@ -145,7 +154,7 @@ export function writeIntent(input: IntentInput): string {
   };
 
   // Who the user is: the facts read tools take (email, name, zip).
-  const identity = userFacts.filter((f) => isReadFact(blueprint, f.key));
+  const identity = userFacts.filter((f) => isReadFact(blueprint, f.key, pure));
   if (identity.length > 0) {
     for (const f of identity) usedFacts.add(f.key);
     const parts = identity.map((f) => `${possessive(f.description)} is ${quote(f.value)}`);
@@ -165,10 +174,10 @@ export function writeIntent(input: IntentInput): string {
       described.add(node.id);
       sentences.push(`You have in mind ${phrase(node)}.`);
     }
-    if (node.kind !== 'tool' || node.access !== 'write') continue;
+    if (!isStep(node)) continue;
     const { verb, object } = verbPhrase(node.tool);
     const parts = Object.entries(node.args)
-      .map(([p, s]) => argPhrase(p, s))
+      .map(([p, s]) => argPhrase(p, s, node.tool))
       .filter((x): x is string => x !== undefined);
     const goal = `you want to ${verb} ${object === '' ? 'it' : `the ${object}`}${parts.length > 0 ? ` (${parts.join('; ')})` : ''}`;
     if (node.when !== undefined) {
@@ -219,8 +228,8 @@ export function intentMentions(userFacts: readonly UserFact[], resolved: Readonl
   return [...out];
 }
 
-function isReadFact(blueprint: Blueprint, fact: string): boolean {
-  return blueprint.nodes.some((n) => n.kind === 'tool' && n.access === 'read' && Object.values(n.args).some((s) => 'user' in s && s.user === fact));
+function isReadFact(blueprint: Blueprint, fact: string, pure: ReadonlySet<string>): boolean {
+  return blueprint.nodes.some((n) => n.kind === 'tool' && n.access === 'read' && !pure.has(n.tool) && Object.values(n.args).some((s) => 'user' in s && s.user === fact));
 }
 
 function arithmeticPhrase(base: string, p: ReasoningParams): string {

@@ -1,7 +1,8 @@
-import type { JsonSchema, JsonValue, Rng, ToolSpec } from '@autoforge/core';
+import type { JsonSchema, JsonValue, Rng } from '@autoforge/core';
 import { canonicalJson, createRng, digest, singularize, splitWords } from '@autoforge/core';
 import type { DependencyBinding, DependencyGraph, ToolSequence } from '@autoforge/depgraph';
 import type { ArgSource, Blueprint, BlueprintEdge, BlueprintNode, ReasoningNode, ReasoningOp, ToolNode, UserNode } from './blueprint.js';
+import type { EffectfulTool } from './effect-facts.js';
 import { DagBlueprintError } from './error.js';
 import { splitAtIteration } from './path.js';
 import { numericPaths, pathIsReliable, schemaAt, typeOf } from './schema-at.js';
@@ -25,7 +26,7 @@ export interface MergeSequencesOptions {
    * lists whose elements all have a numeric field, and the extra operations can find numbers.
    * Default: not used (and no extra operations).
    */
-  tools?: readonly ToolSpec[];
+  tools?: readonly EffectfulTool[];
 }
 
 interface Candidate {
@@ -78,7 +79,7 @@ export function mergeSequences(
   const extraOps = new Set(options.extraOps ?? ['count', 'sum', 'compare', 'arithmetic']);
   const mergeLookups = options.mergeLookups ?? true;
   const rng = createRng(options.seed, 'merge');
-  const toolByName = new Map((options.tools ?? []).map((t) => [t.name, t]));
+  const toolByName = new Map<string, EffectfulTool>((options.tools ?? []).map((t) => [t.name, t]));
   const outputSchema = (tool: string): JsonSchema | undefined => toolByName.get(tool)?.outputSchema;
 
   const nodes: BlueprintNode[] = [];
@@ -104,6 +105,9 @@ export function mergeSequences(
     for (const tool of sequence.tools) {
       if (!graph.hasNode(tool)) throw new DagBlueprintError('E_UNKNOWN_TOOL', `dag-blueprint: mergeSequences: tool "${tool}" is not in the graph`);
       const attrs = graph.getNodeAttributes(tool);
+      // The parameters a call needs: the required ones, and those naming what a write acts on
+      // (`echo`'s optional file: without it nothing is written).
+      const wanted = wantedParameters(attrs.required, toolByName.get(tool));
 
       // Best binding per required parameter, over every earlier tool node.
       const candidates: Candidate[] = [];
@@ -111,13 +115,14 @@ export function mergeSequences(
         if (!graph.hasEdge(source.tool, tool)) return;
         const edge = graph.getEdgeAttributes(source.tool, tool);
         for (const binding of edge.bindings) {
-          if (!attrs.required.includes(binding.parameter)) continue;
+          if (!wanted.includes(binding.parameter)) continue;
           const split = splitAtIteration(binding.outputPath);
           if (split && splitAtIteration(split.rest)) continue; // lists of lists: no single selection
           if (!binding.outputPath.startsWith('$input.') && !pathIsReliable(outputSchema(source.tool), binding.outputPath)) continue;
           // Two writes on one record contradict each other (return it, then modify it as pending);
           // a write may act on what an earlier write created (create an order, then pay it).
-          if (attrs.access === 'write' && source.access === 'write' && !isCreateLike(source.tool)) continue;
+          // Declared effects say which writes build on each other (`mkdir` makes the folder `cd` enters).
+          if (attrs.access === 'write' && source.access === 'write' && !isCreateLike(source.tool) && binding.effect === undefined) continue;
           // …nor on a record read back after an earlier write changed it.
           if (attrs.access === 'write' && actedOn(tool, binding.parameter) && afterWrite.has(source.id)) continue;
           // Nor may two writes act on the record one value names (modify it as pending, return it as delivered).
@@ -129,7 +134,7 @@ export function mergeSequences(
       const qualifiedPaths = new Set<string>();
       for (const c of candidates) {
         const m = QUALIFIED.exec(c.binding.parameter);
-        if (m && attrs.required.includes(m[2] as string)) qualifiedPaths.add(`${c.source.id}\u0000${c.binding.outputPath}\u0000${m[2]}`);
+        if (m && wanted.includes(m[2] as string)) qualifiedPaths.add(`${c.source.id}\u0000${c.binding.outputPath}\u0000${m[2]}`);
       }
       const usable = candidates.filter((c) => !qualifiedPaths.has(`${c.source.id}\u0000${c.binding.outputPath}\u0000${c.binding.parameter}`));
       usable.sort((a, b) => b.binding.score - a.binding.score || b.edgeBindings - a.edgeBindings || b.order - a.order);
@@ -144,7 +149,7 @@ export function mergeSequences(
 
       const args: Record<string, ArgSource> = {};
       const plannedUser: string[] = [];
-      for (const parameter of attrs.required) {
+      for (const parameter of wanted) {
         const c = chosen.get(parameter);
         if (!c) {
           plannedUser.push(parameter);
@@ -160,7 +165,8 @@ export function mergeSequences(
         // A second write chooses its own element of a list an earlier write chose from.
         if (reasoning && attrs.access === 'write' && actedOn(tool, parameter) && writeSources.has(reasoning.id)) reasoning = undefined;
         if (!reasoning) {
-          const via = split.rest === '$' ? lookupTool(graph, parameter) : undefined;
+          // A listing of names (a directory's entries) is chosen from by name, not looked up one by one.
+          const via = split.rest === '$' && c.binding.effect === undefined ? lookupTool(graph, parameter) : undefined;
           // Ids looked up one by one are told apart by a predicate; extremes need numeric fields.
           const numeric = via === undefined && hasNumericField(outputSchema(c.source.tool), split.list);
           const ops = listOps.filter((o) => o === 'select' || numeric !== false);
@@ -289,7 +295,7 @@ interface ExtraContext {
   extraOps: ReadonlySet<string>;
   rng: Rng;
   outputSchema: (tool: string) => JsonSchema | undefined;
-  toolByName: ReadonlyMap<string, ToolSpec>;
+  toolByName: ReadonlyMap<string, EffectfulTool>;
   newId: (base: string) => string;
 }
 
@@ -353,9 +359,11 @@ function addExtraOps(ctx: ExtraContext): void {
   const writes = toolNodes.filter((n) => n.access === 'write');
   const readers = (id: string): boolean => nodes.some((n) => (n.kind === 'tool' && Object.values(n.args).some((s) => 'from' in s && s.from === id)) || (n.kind === 'reasoning' && n.input.from === id));
 
-  // Arithmetic: a numeric fact a write takes from the user, computed from a number read before.
+  // Arithmetic: a numeric fact a write (or a tool that touches no state, such as a calculator's)
+  // takes from the user, computed from a number read before.
   if (ctx.extraOps.has('arithmetic')) {
-    for (const write of writes) {
+    const computing = toolNodes.filter((n) => n.access === 'write' || ctx.toolByName.get(n.tool)?.effects?.length === 0);
+    for (const write of computing) {
       const k = toolNodes.indexOf(write);
       const props = (ctx.toolByName.get(write.tool)?.parameters.properties ?? {}) as Record<string, JsonSchema>;
       for (const [parameter, source] of Object.entries(write.args)) {
@@ -422,6 +430,17 @@ function addExtraOps(ctx: ExtraContext): void {
       addEdge(ctx, last.id, node.id, 'input');
     }
   }
+}
+
+/** Required parameters, then the `via` parameters of what the tool creates, changes or removes (declared effects). */
+function wantedParameters(required: readonly string[], tool: EffectfulTool | undefined): string[] {
+  const props = tool?.parameters.properties ?? {};
+  const out = [...required];
+  for (const e of tool?.effects ?? []) {
+    if (e.via === undefined || e.action === 'reads' || e.action === 'lists' || e.action === 'requires' || !(e.via in props) || out.includes(e.via)) continue;
+    out.push(e.via);
+  }
+  return out;
 }
 
 const CREATE_VERBS = new Set(['create', 'book', 'place', 'add', 'make', 'reserve', 'purchase', 'buy', 'register', 'open', 'submit', 'new', 'insert', 'post', 'generate', 'issue', 'schedule']);

@@ -9,7 +9,7 @@ import type {
   ToolNodeAttributes,
 } from './dependency-graph.js';
 import { compare } from './dependency-graph.js';
-import { accessFromEffects, effectEdges } from './effect-edges.js';
+import { accessFromEffects, effectEdges, pureValueEdges } from './effect-edges.js';
 import { DepGraphError } from './error.js';
 import type { NameKey } from './match.js';
 import { matchSlots, outputKeys, parameterKeys } from './match.js';
@@ -330,7 +330,20 @@ export function matchEdges(analyzed: readonly AnalyzedTool[], options: ResolvedB
  */
 export function addEffectEdges(graph: DependencyGraph, analyzed: readonly AnalyzedTool[], options: ResolvedBuildOptions): void {
   const tools = analyzed.flatMap((a) => (a.tool.effects !== undefined && a.tool.effects.length > 0 ? [{ name: a.node.name, effects: a.tool.effects, required: a.node.required }] : []));
-  for (const edge of effectEdges(tools, options)) {
+  const numeric = (t: SchemaSlot['type']): boolean => t === 'number' || t === 'integer';
+  const pure = analyzed.flatMap((a) =>
+    a.tool.effects !== undefined && a.tool.effects.length === 0
+      ? [{
+          name: a.node.name,
+          numbers: a.outputs.filter((o) => numeric(o.slot.type) && !o.slot.many && !o.slot.path.startsWith('$input.')).map((o) => ({ path: o.slot.path, integer: o.slot.type === 'integer' })),
+          numberParameters: a.parameters
+            .filter((p) => numeric(p.slot.type) && !p.slot.many && p.slot.parents.length === 0 && p.slot.required)
+            .map((p) => ({ parameter: p.slot.path, integer: p.slot.type === 'integer' })),
+          required: a.node.required,
+        }]
+      : [],
+  );
+  for (const edge of [...effectEdges(tools, options), ...pureValueEdges(pure, options)]) {
     const key = graph.edge(edge.from, edge.to);
     if (key === undefined) {
       addDependencyEdge(graph, edge);

@@ -106,3 +106,42 @@ export function effectEdges(tools: readonly EffectTool[], options: Pick<Resolved
   }
   return edges;
 }
+
+/** A tool that touches no state (`effects: []`), as value matching sees it. */
+export interface PureTool {
+  name: string;
+  /** Scalar numeric outputs that are one value (not list elements), with their types. */
+  numbers: { path: string; integer: boolean }[];
+  /** Required top-level parameters that take one number, with their types. */
+  numberParameters: { parameter: string; integer: boolean }[];
+  required: readonly string[];
+}
+
+const PURE_SCORE = 0.7;
+
+/**
+ * Edges between tools that touch no state (calculators): a number one computes can feed a number
+ * parameter of another (`add` → `multiply`, `result` → `a`), whatever the two are named, since a
+ * pure tool's numeric output is the value of the computation and its number parameters are what
+ * it computes with.
+ */
+export function pureValueEdges(tools: readonly PureTool[], options: Pick<ResolvedBuildOptions, 'selfLoops' | 'maxBindingsPerEdge'>): DependencyEdgeAttributes[] {
+  const ordered = [...tools].sort((a, b) => compare(a.name, b.name));
+  const edges: DependencyEdgeAttributes[] = [];
+  for (const from of ordered) {
+    if (from.numbers.length !== 1) continue;
+    const { path: output, integer } = from.numbers[0] as { path: string; integer: boolean };
+    for (const to of ordered) {
+      if (from === to && !options.selfLoops) continue;
+      // Any number can be passed where a number is wanted; only an integer where an integer is.
+      const bindings = to.numberParameters
+        .filter((p) => integer || !p.integer)
+        .slice(0, options.maxBindingsPerEdge)
+        .map(({ parameter }) => ({ outputPath: output, parameter, score: PURE_SCORE, reason: `${from.name} computes the number (${output}) that ${to.name} takes as ${parameter}` }));
+      if (bindings.length === 0) continue;
+      const coverage = to.required.length === 0 ? 1 : Math.min(1, 1 / to.required.length);
+      edges.push({ from: from.name, to: to.name, score: Math.round(PURE_SCORE * (0.8 + 0.2 * coverage) * 1000) / 1000, bindings, origin: 'effects' });
+    }
+  }
+  return edges;
+}

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonSchemaObject, Result, Seed, ToolDoc } from '@autoforge/core';
-import { createRng, err, ok } from '@autoforge/core';
+import { createRng, ok } from '@autoforge/core';
 import type { EnvironmentSpec, EnvironmentTool } from '@autoforge/env-runtime';
 import type { ToolAnalysis } from './analyze-tool.js';
 import { analyzeTool } from './analyze-tool.js';
@@ -35,7 +35,13 @@ function emptyRecords(toolDoc: ToolDoc, seed: Seed, size: number, options: Synth
  * `FAMILIES` order; keyed records take the rest. Every tool then gets its behavioural self-check;
  * a tool that fails it becomes a stand-in (the `stand-in` driver: every call an error).
  */
-export function synthesizeComposed(toolDoc: ToolDoc, options: SynthesizeOptions, seed: Seed, size: number): Result<SynthesisResult> {
+export function synthesizeComposed(
+  toolDoc: ToolDoc,
+  options: SynthesizeOptions,
+  seed: Seed,
+  size: number,
+  excluded: ReadonlySet<string> = new Set(),
+): Result<SynthesisResult> {
   const allAnalyses = toolDoc.tools.map(analyzeTool);
   let remaining = allAnalyses;
   const rawSample = options.sampleState ? (structuredClone(options.sampleState) as JsonObject) : undefined;
@@ -46,6 +52,10 @@ export function synthesizeComposed(toolDoc: ToolDoc, options: SynthesizeOptions,
 
   for (const family of FAMILIES) {
     if (remaining.length === 0) break;
+    if (excluded.has(family.name)) {
+      notes.push(`${family.name}: left to keyed records (its state would share a key with them)`);
+      continue;
+    }
     const input = {
       toolDoc,
       analyses: remaining,
@@ -60,10 +70,13 @@ export function synthesizeComposed(toolDoc: ToolDoc, options: SynthesizeOptions,
     const plan = family.plan(claim, input);
     const planned = new Set(Object.keys(plan.tools));
     if (planned.size === 0) continue;
-    for (const key of Object.keys(plan.state)) {
-      if (taken.has(key)) return err({ code: 'E_FAMILY_STATE', message: `env-synth: family "${family.name}" planned state key "${key}", which another family owns`, severity: 'error' });
-      taken.add(key);
+    // A family whose state would share a key with an earlier family's gives way.
+    const clash = Object.keys(plan.state).find((key) => taken.has(key));
+    if (clash !== undefined) {
+      notes.push(`${family.name}: not used (state key "${clash}" belongs to an earlier family)`);
+      continue;
     }
+    for (const key of Object.keys(plan.state)) taken.add(key);
     claimed.push({ family: family.name, claim, plan });
     notes.push(`${family.name}: ${claim.why} (${[...planned].join(', ')})`, ...plan.notes.map((n) => `${family.name}: ${n}`));
     remaining = remaining.filter((a) => !planned.has(a.tool.name));
@@ -99,9 +112,8 @@ export function synthesizeComposed(toolDoc: ToolDoc, options: SynthesizeOptions,
   const required = [...(schema.required ?? [])];
   for (const { family, plan } of claimed) {
     for (const [key, part] of Object.entries(plan.state)) {
-      if (key in seedState) {
-        return err({ code: 'E_FAMILY_STATE', message: `env-synth: family "${family}" planned state key "${key}", which keyed records also use`, severity: 'error' });
-      }
+      // Keyed records built a collection under the same key: the family gives way to them.
+      if (key in seedState) return synthesizeComposed(toolDoc, options, seed, size, new Set([...excluded, family]));
       seedState[key] = part.value;
       properties[key] = part.schema;
       required.push(key);
@@ -166,6 +178,16 @@ export function synthesizeComposed(toolDoc: ToolDoc, options: SynthesizeOptions,
   const probes = new Map<string, readonly Probe[]>();
   for (const [name, p] of records.probes ?? []) probes.set(name, p);
   for (const [name, { planned }] of plannedByTool) probes.set(name, planned.probes);
+  // A guarded tool's probes run after the calls that satisfy its guards (log in first).
+  for (const { plan } of claimed) {
+    const setup = plan.setup ?? [];
+    if (setup.length === 0) continue;
+    for (const name of Object.keys(plan.preconditions ?? {})) {
+      const list = probes.get(name);
+      if (list === undefined) continue;
+      probes.set(name, list.map((p) => ({ ...p, before: [...setup, ...(p.before ?? [])] })));
+    }
+  }
   const verdicts = selfCheck(spec, probes);
   const coverage: ToolCoverage[] = [];
   for (const tool of spec.tools) {
@@ -183,8 +205,15 @@ export function synthesizeComposed(toolDoc: ToolDoc, options: SynthesizeOptions,
     }
   }
 
+  const recordsEntries = new Map(records.report.tools.map((t) => [t.tool, t]));
+  const reportTools: SynthesisReport['tools'] = toolDoc.tools.map((t) => {
+    const fromFamily = plannedByTool.get(t.name);
+    if (fromFamily !== undefined) return { tool: t.name, pattern: fromFamily.planned.pattern as `${string}:${string}` };
+    return recordsEntries.get(t.name) ?? { tool: t.name, pattern: 'unclassified' };
+  });
   const report: SynthesisReport = {
     ...records.report,
+    tools: reportTools,
     mode,
     coverage,
     standIns: coverage.filter((c) => !c.works && c.reason !== 'sandboxed').map((c) => c.tool),

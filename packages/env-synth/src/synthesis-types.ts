@@ -69,8 +69,11 @@ export interface SynthesisReport {
   values: string[];
   /** Tool names per operation pattern (every pattern listed, possibly empty). */
   patterns: Record<OperationPattern, string[]>;
-  /** Every tool with its pattern and the collection it works on. */
-  tools: { tool: string; pattern: OperationPattern; collection?: string }[];
+  /**
+   * Every tool, in document order, with its pattern (a keyed-records pattern such as `lookup`, or
+   * `family:operation` for a behaviour family's tool) and the collection it works on.
+   */
+  tools: { tool: string; pattern: OperationPattern | `${string}:${string}`; collection?: string }[];
   /** Tools no pattern fits, with the reason; they got a read-only implementation. */
   unclassified: { tool: string; reason: string }[];
   /** References between collections. */

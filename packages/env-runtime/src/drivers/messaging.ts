@@ -328,7 +328,7 @@ function compileMessaging(p: MessagingParams): NativeTool {
         const [item] = asItems([found], who);
         const log = ctx.db.read(p.messages.key);
         const record = Array.isArray(log) ? log[found.index] : undefined;
-        return out({ ok: true, ...(isJsonObject(record) ? record : {}), ...(item as JsonObject), message: (item as JsonObject).text ?? null });
+        return out({ ok: true, ...(isJsonObject(record) ? record : {}), ...(item as JsonObject), record: isJsonObject(record) ? record : (item as JsonObject) });
       }
       case 'delete': {
         const who = me(ctx);

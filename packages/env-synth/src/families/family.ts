@@ -91,6 +91,12 @@ export interface FamilyPlan {
   tools: Record<string, PlannedTool>;
   /** Preconditions added to tools of other families (operations that need a session). */
   preconditions?: Record<string, DriverPrecondition[]>;
+  /**
+   * Calls that satisfy this family's `preconditions` on the seed state (log in). The self-check
+   * makes them before every probe of a tool the preconditions guard, so that a guarded tool is
+   * checked for what it does once the precondition holds.
+   */
+  setup?: { name: string; args: JsonObject }[];
   notes: string[];
 }
 

@@ -5,6 +5,7 @@ import { words } from '../naming.js';
 import { itemsOf, mainType, nonNull } from '../schema-utils.js';
 import { seededFaker } from '../values/realistic.js';
 import type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe } from './family.js';
+import { freeKey, reservedKeys } from './free-key.js';
 import type { FactSpec } from './output-template.js';
 import { fact, recordFacts, templateFor } from './output-template.js';
 
@@ -101,12 +102,6 @@ interface Model {
   adopted: string[];
 }
 
-function freeKey(name: string, input: FamilyInput, owned: Record<string, JsonValue>): string {
-  let k = name;
-  let n = 2;
-  while (input.takenKeys.has(k) || (input.sample !== undefined && k in input.sample) || k in owned) k = `${name}_${n++}`;
-  return k;
-}
 
 function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model | undefined {
   const byName = new Map(input.analyses.map((a) => [a.tool.name, a]));
@@ -125,6 +120,7 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model | u
 
   const owned: Record<string, JsonValue> = {};
   const adopted: string[] = [];
+  const reserved = reservedKeys(input, new Set(ops.keys()));
   const sample = input.sample;
   const free = Object.entries(sample ?? {}).filter(([k]) => !input.takenKeys.has(k));
   const isEntities = (v: JsonValue): boolean => Array.isArray(v) && v.every((x) => isJsonObject(x) && typeof x[entity.name] === 'string');
@@ -137,12 +133,12 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model | u
     entitiesKey = sampleEntities;
     owned[entitiesKey] = structuredClone(sample?.[entitiesKey]) as JsonValue;
     adopted.push(entitiesKey);
-  } else entitiesKey = freeKey(entityProp, input, owned);
+  } else entitiesKey = freeKey(entityProp, reserved, owned);
   if (sampleRelations !== undefined) {
     relationsKey = sampleRelations;
     owned[relationsKey] = structuredClone(sample?.[relationsKey]) as JsonValue;
     adopted.push(relationsKey);
-  } else relationsKey = freeKey(relationProp === entitiesKey ? `${relationProp}_relations` : relationProp, input, owned);
+  } else relationsKey = freeKey(relationProp === entitiesKey ? `${relationProp}_relations` : relationProp, reserved, owned);
 
   if (sampleEntities === undefined || sampleRelations === undefined) {
     const seeded = seedGraph(input, entity, rel, sample === undefined);

@@ -137,6 +137,29 @@ describe('messagingFamily', () => {
     expect(state.roster).toEqual({ ...sample.roster, Dee: 'M-04' });
   });
 
+  it('runs a mailbox without a sign-in: subjects are stored and searched, mails are read and deleted by id', () => {
+    const mailbox: ToolDoc = {
+      format: 'openai-chat',
+      tools: [
+        tool('send_email', 'Send an email.', { to: S, subject: S, body: S }, ['to', 'subject', 'body'], { type: 'object', properties: { email_id: S } }),
+        tool('list_inbox_emails', 'List the emails in the inbox.', {}),
+        tool('read_email', 'Read one email by id.', { email_id: S }, ['email_id']),
+        tool('search_emails', 'Search emails by keyword.', { query: S }, ['query']),
+        tool('delete_email', 'Delete an email by id.', { email_id: S }, ['email_id']),
+      ],
+    };
+    const { spec, coverage } = synth(mailbox);
+    expect(coverage.filter((c) => !c.works)).toEqual([]);
+    expect(coverage.map((c) => c.pattern)).toEqual(['messaging:send', 'messaging:list-received', 'messaging:get', 'messaging:search', 'messaging:delete']);
+    const { call, ok } = session(spec);
+    const other = Object.values(spec.seedState.users as Record<string, string>)[1] as string;
+    const id = (ok('send_email', { to: other, subject: 'Invoice 4471', body: 'Attached, due Friday.' }) as { email_id: string }).email_id;
+    expect(JSON.stringify(ok('read_email', { email_id: id }))).toContain('Invoice 4471');
+    expect(JSON.stringify(ok('search_emails', { query: 'invoice' }))).toContain('Attached, due Friday.');
+    ok('delete_email', { email_id: id });
+    expect(call('read_email', { email_id: id }).ok).toBe(false);
+  });
+
   it('is deterministic: the same document and seed give the same spec bytes', () => {
     expect(canonicalJson(synth(teamChat).spec as unknown as JsonValue)).toBe(canonicalJson(synth(teamChat).spec as unknown as JsonValue));
     expect(canonicalJson(synth(teamChat, undefined, 4).spec.seedState)).not.toBe(canonicalJson(synth(teamChat).spec.seedState));

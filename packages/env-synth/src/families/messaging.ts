@@ -4,6 +4,7 @@ import type { ToolAnalysis } from '../analyze-tool.js';
 import { words } from '../naming.js';
 import { seededFaker } from '../values/realistic.js';
 import type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe } from './family.js';
+import { freeKey, reservedKeys } from './free-key.js';
 import type { FactSpec } from './output-template.js';
 import { fact, failureIsStatus, templateFor } from './output-template.js';
 
@@ -18,6 +19,7 @@ type Op =
   | 'list-all'
   | 'search'
   | 'delete'
+  | 'get'
   | 'add-contact'
   | 'list-users'
   | 'user-id'
@@ -26,7 +28,7 @@ type Op =
   | 'logout'
   | 'login-status';
 
-const MESSAGE_WORDS = new Set(['message', 'messages', 'msg', 'msgs', 'dm', 'dms', 'chat', 'chats', 'sms', 'inbox', 'outbox', 'conversation', 'conversations']);
+const MESSAGE_WORDS = new Set(['message', 'messages', 'msg', 'msgs', 'dm', 'dms', 'chat', 'chats', 'sms', 'inbox', 'outbox', 'conversation', 'conversations', 'email', 'emails', 'mail', 'mails']);
 const TEXT_PARAM = /^(message|messages|text|content|body|msg|message_text|message_content|message_body)$/;
 const RECEIVER_WORDS = new Set(['receiver', 'recipient', 'recipients', 'to', 'target', 'contact', 'user', 'member', 'peer']);
 const DIRECTORY_WORDS = new Set(['user', 'users', 'contact', 'contacts', 'member', 'members', 'people', 'directory', 'roster', 'team', 'accounts', 'participants']);
@@ -48,6 +50,11 @@ function receiverParam(a: ToolAnalysis): string | undefined {
 
 function keywordParam(a: ToolAnalysis): string | undefined {
   return a.params.find((p) => p.schema.type === 'string' && /^(keyword|keywords|query|q|term|search|search_term|text)$/.test(p.name))?.name;
+}
+
+/** A parameter naming one message by id (`message_id`, `email_id`, `id`). */
+function messageIdParam(a: ToolAnalysis): string | undefined {
+  return a.params.find((p) => /(^|_)id$/i.test(p.name) && (p.name === 'id' || paramWords(p.name).some((w) => MESSAGE_WORDS.has(w))))?.name;
 }
 
 function nameParam(a: ToolAnalysis): string | undefined {
@@ -84,6 +91,7 @@ function opOf(a: ToolAnalysis, loginClaimable: boolean): Op | undefined {
   if (w.some((x) => LOGOUT_VERBS.has(x)) && (msg || loginClaimable)) return 'logout';
   if (msg && (w.includes('stats') || w.includes('statistics') || w.includes('summary'))) return 'stats';
   if (msg && a.verbClass === 'delete') return 'delete';
+  if (msg && a.verbClass === 'lookup' && messageIdParam(a) !== undefined) return 'get';
   if (msg && (a.verb === 'search' || a.verb === 'find') && keywordParam(a) !== undefined) return 'search';
   if (msg && (w.includes('sent') || w.includes('outbox'))) return 'list-sent';
   if (msg && (w.includes('inbox') || w.includes('received'))) return 'list-received';
@@ -201,12 +209,6 @@ function findMessages(sample: JsonObject, taken: ReadonlySet<string>): { key: st
   return undefined;
 }
 
-function freeKey(name: string, taken: ReadonlySet<string>, sample: JsonObject | undefined): string {
-  let k = name;
-  let n = 2;
-  while (taken.has(k) || (sample !== undefined && k in sample)) k = `${name}_${n++}`;
-  return k;
-}
 
 type Draw = ReturnType<typeof seededFaker>;
 const MESSAGE_TEMPLATES: ((f: Draw) => string)[] = [
@@ -226,6 +228,7 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
   const taken = input.takenKeys;
   const owned: Record<string, JsonValue> = {};
   const adopted: string[] = [];
+  const reserved = reservedKeys(input, new Set(ops.keys()));
   const adopt = (k: string): void => {
     if (sample === undefined || !(k in sample)) return;
     owned[k] = structuredClone(sample[k]) as JsonValue;
@@ -235,7 +238,9 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
   const analyses = input.analyses.filter((a) => ops.has(a.tool.name));
   const sendTool = analyses.find((a) => ops.get(a.tool.name) === 'send');
   const sendOut = nonNullProps(sendTool?.tool.outputSchema);
-  const idType: Model['idType'] = Object.entries(sendOut).some(([k, s]) => /id$/.test(k) && (s.type === 'integer' || s.type === 'number')) ? 'integer' : 'string';
+  const idParams = analyses.map((a) => a.params.find((p) => p.name === messageIdParam(a))).filter((p) => p !== undefined);
+  const idType: Model['idType'] =
+    Object.entries(sendOut).some(([k, s]) => /id$/.test(k) && (s.type === 'integer' || s.type === 'number')) || idParams.some((p) => p.schema.type === 'integer' || p.schema.type === 'number') ? 'integer' : 'string';
 
   // The current user (a string or null at a key naming the current/logged-in user).
   let current: string[] | undefined;
@@ -266,7 +271,7 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
     users = { ...foundUsers, idPrefix: pattern.prefix, idWidth: pattern.width };
   } else {
     const pattern = (currentId !== undefined ? idPattern([currentId]) : undefined) ?? { prefix: abbreviation('user'), width: 3 };
-    const key = freeKey('users', taken, sample);
+    const key = freeKey('users', reserved, owned);
     const rng = createRng(input.seed, 'messaging', 'users');
     // As many users as the sample counts, when it counts them.
     const counted = userCountKey !== undefined ? sample?.[userCountKey] : undefined;
@@ -293,7 +298,7 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
     return Array.isArray(v) ? v.filter(isJsonObject).map((r) => String(r[users.idField])) : [];
   };
   if (current === undefined) {
-    const key = freeKey('current_user', taken, sample);
+    const key = freeKey('current_user', reserved, owned);
     owned[key] = hasLogin ? null : (userIds()[0] ?? null);
     current = [key];
   }
@@ -305,7 +310,7 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
     adopt(foundMessages.key);
     messages = { key: foundMessages.key, shape: foundMessages.shape, idField: 'id', senderField: 'sender_id', receiverField: 'receiver_id', textField: 'text', ...(foundMessages.fields ?? {}) };
   } else {
-    const key = freeKey('messages', taken, sample);
+    const key = freeKey('messages', reserved, owned);
     const sendArgs = sendTool !== undefined ? { receiver: receiverParam(sendTool), text: textParam(sendTool) } : {};
     messages = { key, shape: 'records', idField: 'id', senderField: 'sender_id', receiverField: sendArgs.receiver ?? 'receiver_id', textField: sendArgs.text ?? 'text' };
     const rng = createRng(input.seed, 'messaging', 'messages');
@@ -356,6 +361,7 @@ const ITEM: FactSpec[] = [fact('receiver', 'id', 'receiver recipient to'), fact(
 const VOCAB: Record<Op, FactSpec[]> = {
   send: [STATUS, fact('receiver', 'id', 'receiver recipient to target'), NOTE, fact('message_id', 'id', 'message id'), fact('text', 'string', 'content text body')],
   delete: [STATUS, fact('receiver', 'id', 'receiver recipient to target'), NOTE, fact('message_id', 'id', 'message id'), fact('text', 'string', 'content text body')],
+  get: ITEM,
   'list-sent': [fact('grouped', 'object', 'messages grouped conversations by'), fact('messages', 'list', 'messages list results items sent', ITEM), fact('count', 'number', 'count total number')],
   'list-received': [fact('grouped', 'object', 'messages grouped conversations by'), fact('messages', 'list', 'messages list results items inbox received', ITEM), fact('count', 'number', 'count total number')],
   'list-all': [fact('grouped', 'object', 'messages grouped conversations by'), fact('messages', 'list', 'messages list results items', ITEM), fact('count', 'number', 'count total number')],
@@ -381,6 +387,8 @@ function defaultOutput(op: Op, idType: 'integer' | 'string'): JsonSchemaObject {
       return obj({ sent: B, message_id: idType === 'integer' ? I : S, receiver_id: S, message: S });
     case 'delete':
       return obj({ deleted: B, receiver_id: S, message: S });
+    case 'get':
+      return { type: 'object', properties: { id: idType === 'integer' ? I : S, sender_id: S, receiver_id: S, text: S }, additionalProperties: true };
     case 'list-sent':
     case 'list-received':
     case 'list-all':
@@ -458,7 +466,19 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
     if (sendTool === undefined || other === undefined) return undefined;
     const r = receiverParam(sendTool);
     const t = textParam(sendTool);
-    return r !== undefined && t !== undefined ? { name: sendTool.tool.name, args: { [r]: other.id, [t]: text } } : undefined;
+    if (r === undefined || t === undefined) return undefined;
+    // Other required arguments (a subject, a priority) get a plain value of their type.
+    const extra: JsonObject = {};
+    for (const p of sendTool.params) {
+      if (!p.required || p.name === r || p.name === t) continue;
+      const choices = Array.isArray(p.schema.enum) ? (p.schema.enum as JsonValue[]) : undefined;
+      if (choices !== undefined && choices.length > 0) extra[p.name] = choices[0] as JsonValue;
+      else if (p.schema.type === 'string') extra[p.name] = `Probe ${p.name.replace(/_/g, ' ')}`;
+      else if (p.schema.type === 'integer' || p.schema.type === 'number') extra[p.name] = typeof p.schema.minimum === 'number' ? p.schema.minimum : 1;
+      else if (p.schema.type === 'boolean') extra[p.name] = false;
+      else return undefined;
+    }
+    return { name: sendTool.tool.name, args: { [r]: other.id, [t]: text, ...extra } };
   };
   const readers = (['list-sent', 'list-all', 'search', 'list-received'] as const).map((op) => ({ op, tool: toolOf(op) })).filter((x) => x.tool !== undefined);
   const readCall = (text: string): { name: string; args: JsonObject } | undefined => {
@@ -488,11 +508,12 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
     };
     if (op === 'send' || op === 'delete') set('receiver', receiverParam(a));
     if (op === 'send') set('text', textParam(a));
-    if (op === 'delete') set('messageId', a.params.find((p) => /message_?id$|^id$/i.test(p.name))?.name);
+    if (op === 'delete' || op === 'get') set('messageId', messageIdParam(a));
+    const extraArgs = op === 'send' ? a.params.filter((p) => p.name !== args.receiver && p.name !== args.text && (p.schema.type === 'string' || p.schema.type === 'integer' || p.schema.type === 'number' || p.schema.type === 'boolean')).map((p) => p.name) : [];
     if (op === 'search') set('keyword', keywordParam(a));
     if (op === 'add-contact' || op === 'user-id') set('name', nameParam(a));
     if (op === 'login') set('user', userParam(a));
-    const actsAsUser = op === 'send' || op === 'delete' || op === 'list-sent' || op === 'list-received' || op === 'list-all' || op === 'search' || op === 'stats' || op === 'logout';
+    const actsAsUser = op === 'send' || op === 'delete' || op === 'get' || op === 'list-sent' || op === 'list-received' || op === 'list-all' || op === 'search' || op === 'stats' || op === 'logout';
     const mentionsUser = /current user|logged[- ]in|log in first|requires? (a )?login/.test(descOf(a));
     const requireLogin = (hasLogin || externalLogin !== undefined) && (actsAsUser || mentionsUser) && op !== 'login' && op !== 'login-status';
     const outputSchema = a.tool.outputSchema ?? defaultOutput(op, model.idType);
@@ -505,7 +526,9 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
       args,
       requireLogin: requireLogin && model.current === undefined,
       softFail: op === 'login' && failureIsStatus(a.tool.outputSchema),
-      output: templateFor(outputSchema, VOCAB[op]),
+      extraArgs,
+      // A read of one message with no declared output answers the stored message whole.
+      output: op === 'get' && a.tool.outputSchema === undefined ? { $: 'record' } : templateFor(outputSchema, VOCAB[op]),
     };
     if (model.current !== undefined) params.current = model.current;
     if (model.idsKey !== undefined) params.idsKey = model.idsKey;
@@ -525,6 +548,16 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
         break;
       }
       case 'delete': {
+        if (args.messageId !== undefined) {
+          // By id: a seeded message of the current user goes, and a read no longer shows it.
+          const entry = (Array.isArray(log) ? log : []).filter(isJsonObject).find((e) => e[model.messages.idField] !== undefined && (e[model.messages.senderField] === me || e[model.messages.receiverField] === me));
+          if (entry === undefined || model.messages.shape !== 'records') break;
+          const gone = String(entry[model.messages.textField]);
+          const read = readCall(gone);
+          probes.push({ before: login, args: { [args.messageId]: entry[model.messages.idField] as JsonValue }, changes: true, ...(read !== undefined ? { then: [{ ...read, lacks: [JSON.stringify(gone).slice(1, -1)] }] } : {}) });
+          probes.push({ before: login, args: { [args.messageId]: typeof entry[model.messages.idField] === 'number' ? 1 : 'no-such-message' }, ok: false });
+          break;
+        }
         const call = sendCall(marker);
         const read = readCall(marker);
         if (call === undefined || args.receiver === undefined || other === undefined) break;
@@ -549,6 +582,14 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
           }
         }
         if (op === 'search' && args.keyword !== undefined) probes.push({ before: login, args: { [args.keyword]: 'zzqx-no-such-word' }, changes: false, outputContains: ['[]'] });
+        break;
+      }
+      case 'get': {
+        // A seeded message with an id (a records log has them; a log of pairs has none).
+        const entry = (Array.isArray(log) ? log : []).filter(isJsonObject).find((e) => model.messages.shape === 'records' && e[model.messages.idField] !== undefined && (me === undefined || e[model.messages.senderField] === me || e[model.messages.receiverField] === me));
+        if (entry === undefined || args.messageId === undefined) break;
+        probes.push({ before: login, args: { [args.messageId]: entry[model.messages.idField] as JsonValue }, changes: false, outputContains: [JSON.stringify(entry[model.messages.textField]).slice(1, -1)] });
+        probes.push({ before: login, args: { [args.messageId]: typeof entry[model.messages.idField] === 'number' ? 1 : 'no-such-message' }, ok: false });
         break;
       }
       case 'stats': {

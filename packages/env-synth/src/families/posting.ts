@@ -5,6 +5,7 @@ import { pluralize, singularize, words } from '../naming.js';
 import { itemsOf, mainType, nonNull } from '../schema-utils.js';
 import { seededFaker } from '../values/realistic.js';
 import type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe } from './family.js';
+import { freeKey, reservedKeys } from './free-key.js';
 import type { FactSpec } from './output-template.js';
 import { failureIsStatus, fact, recordFacts, templateFor } from './output-template.js';
 
@@ -140,12 +141,6 @@ function recordFields(schema: unknown): string[] {
   return Object.keys(props);
 }
 
-function freeKey(name: string, taken: ReadonlySet<string>, sample: JsonObject | undefined, owned: Record<string, JsonValue>): string {
-  let k = name;
-  let n = 2;
-  while (taken.has(k) || (sample !== undefined && k in sample) || k in owned) k = `${name}_${n++}`;
-  return k;
-}
 
 type Draw = ReturnType<typeof seededFaker>;
 const POST_TEMPLATES: ((f: Draw) => string)[] = [
@@ -170,6 +165,7 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
   const taken = input.takenKeys;
   const owned: Record<string, JsonValue> = {};
   const adopted: string[] = [];
+  const reserved = reservedKeys(input, new Set(ops.keys()));
   const byName = new Map(input.analyses.map((a) => [a.tool.name, a]));
   const toolOf = (op: Op): ToolAnalysis | undefined => [...ops].filter(([, o]) => o === op).map(([n]) => byName.get(n)).find((x) => x !== undefined);
   const free = Object.entries(sample ?? {}).filter(([k]) => !taken.has(k) && !adopted.includes(k));
@@ -219,7 +215,7 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
     const idArg = [...ops].map(([n]) => byName.get(n)).map((a) => (a !== undefined ? a.params.find((p) => p.name === postIdParam(a)) : undefined)).find((p) => p !== undefined);
     const integer = mainType(idProp) === 'integer' || idArg?.schema.type === 'integer' || (idArg === undefined && mainType(idProp) !== 'string');
     posts = {
-      key: freeKey(pluralize(noun), taken, sample, owned),
+      key: freeKey(pluralize(noun), reserved, owned),
       shape: 'map',
       idField: roles.id ?? 'id',
       authorField: roles.author ?? 'username',
@@ -245,7 +241,7 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
     const other = [...taken].find((k) => kw(k).some((w) => w === 'username' || w === 'user') && !kw(k).includes('password') && !kw(k).includes('count'));
     if (other !== undefined) author = [other];
     else {
-      const key = freeKey('username', taken, sample, owned);
+      const key = freeKey('username', reserved, owned);
       owned[key] = firstAuthor ?? f.internet.username({ firstName: f.person.firstName(), lastName: f.person.lastName() }).toLowerCase();
       author = [key];
     }
@@ -259,7 +255,7 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
     const other = [...taken].find((k) => /pass(word)?|secret/.test(k));
     if (other !== undefined) model.password = [other];
     else {
-      const key = freeKey('password', taken, sample, owned);
+      const key = freeKey('password', reserved, owned);
       owned[key] = f.internet.password({ length: 12 });
       model.password = [key];
     }
@@ -273,7 +269,7 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
     if (other !== undefined) model.session = [other];
     else if (loginTool !== undefined || toolOf('login-status') !== undefined) {
       const verb = (loginTool ?? toolOf('login-status'))?.words.find((w) => LOGIN_VERBS.has(w));
-      const key = freeKey(verb === 'authenticate' || verb === 'auth' ? 'authenticated' : 'logged_in', taken, sample, owned);
+      const key = freeKey(verb === 'authenticate' || verb === 'auth' ? 'authenticated' : 'logged_in', reserved, owned);
       owned[key] = false;
       model.session = [key];
     }
@@ -307,7 +303,7 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
     owned[posts.key] = map;
     postRecords = Object.values(map).filter(isJsonObject);
     if (posts.idType === 'integer' && model.counterKey === undefined && sample === undefined) {
-      const k = freeKey(`${noun}_counter`, taken, sample, owned);
+      const k = freeKey(`${noun}_counter`, reserved, owned);
       owned[k] = Object.keys(map).length;
       model.counterKey = k;
     }
@@ -331,7 +327,7 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
         postField: `${noun}_id`,
       };
     } else {
-      const k = freeKey('comments', taken, sample, owned);
+      const k = freeKey('comments', reserved, owned);
       const seeded: JsonObject = {};
       const firstPost = postRecords[0];
       if (firstPost !== undefined && sample === undefined) seeded[String(firstPost[posts.idField])] = [{ [roles.author ?? 'username']: f.internet.username().toLowerCase(), [roles.text ?? 'content']: commentText(f) }];
@@ -348,7 +344,7 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
       model.sharesKey = key;
     } else if (shareTool !== undefined) {
       const word = shareTool.words.find((w) => SHARE_WORDS.has(w)) ?? 'share';
-      const k = freeKey(pluralize(word), taken, sample, owned);
+      const k = freeKey(pluralize(word), reserved, owned);
       owned[k] = {};
       model.sharesKey = k;
     }
@@ -360,7 +356,7 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
       adopt(key);
       model.followingKey = key;
     } else {
-      const k = freeKey('following', taken, sample, owned);
+      const k = freeKey('following', reserved, owned);
       owned[k] = sample === undefined ? [0, 1].map(() => seededFaker(rng).internet.username().toLowerCase()) : [];
       model.followingKey = k;
     }

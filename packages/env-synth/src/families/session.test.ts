@@ -102,10 +102,17 @@ describe('session family', () => {
     expect(after.ok ? 'answered' : after.error.message).not.toMatch(/Not logged in/);
   });
 
-  it('does not guard tools when the sample starts logged out (their self-checks could not run), and says so', () => {
+  it('guards tools when the sample starts logged out, and checks them after logging in', () => {
     const { spec, report } = synth(forum, members);
-    expect(spec.tools.some((t) => t.implementation.kind === 'driver' && (t.implementation.preconditions ?? []).length > 0)).toBe(false);
-    expect(report.notes.some((n) => /2 tools need a session .*not guarded: the seed is logged out/.test(n))).toBe(true);
+    const guarded = spec.tools.filter((t) => t.implementation.kind === 'driver' && (t.implementation.preconditions ?? []).length > 0);
+    expect(guarded.length).toBe(2);
+    // Their self-checks log in first: they work, they are not stand-ins.
+    for (const t of guarded) expect(report.coverage?.find((c) => c.tool === t.name)?.works).toBe(true);
+    const call = session(spec);
+    expect(guarded.map((t) => t.name)).toContain('create_thread');
+    const refused = call('create_thread', { title: 'Hi' });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error.message).toMatch(/Not logged in/);
   });
 
   it('without a sample, keeps its own session, seeded logged in when other tools need one', () => {

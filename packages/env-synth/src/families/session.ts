@@ -388,17 +388,16 @@ export const sessionFamily: Family = {
       };
     }
 
-    // The other families' self-checks run on the seed without logging in: a guard on a seed that
-    // is logged out would turn those tools into stand-ins, so it is added only when the seed
-    // session is logged in (a generated session is, whenever some tool needs one).
+    // Guarded tools' self-checks log in first (`setup`) when the seed session is logged out.
     const message = `${login.tool.name} first: this needs a logged-in session`;
     const preconditions: Record<string, DriverPrecondition[]> = {};
-    if (seededIn) for (const a of guarded) preconditions[a.tool.name] = [{ path: layout.flag, truthy: true, message: `Not logged in: call ${message}` }];
+    for (const a of guarded) preconditions[a.tool.name] = [{ path: layout.flag, truthy: true, message: `Not logged in: call ${message}` }];
+    const loginSetup = seededIn ? [] : [...setup, { name: login.tool.name, args: filled }];
     notes.push(
       layout.key === '' ? `session adopted from the sample (${layout.adopted.join(', ')})` : `session in "${layout.key}", seeded ${seededIn ? 'logged in' : 'logged out'}`,
-      `${guarded.length} tools need a session${guarded.length > 0 ? ` (${guarded.map((a) => a.tool.name).join(', ')})` : ''}${guarded.length > 0 && !seededIn ? '; not guarded: the seed is logged out' : ''}`,
+      `${guarded.length} tools need a session${guarded.length > 0 ? ` (${guarded.map((a) => a.tool.name).join(', ')})` : ''}`,
       layout.users !== undefined ? `login checks credentials against ${layout.users.key ?? 'the users collection'}` : 'login accepts any credentials (the state holds no users)',
     );
-    return { state, tools: planned, preconditions, notes };
+    return { state, tools: planned, preconditions, ...(loginSetup.length > 0 ? { setup: loginSetup } : {}), notes };
   },
 };
