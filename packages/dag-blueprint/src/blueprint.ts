@@ -71,11 +71,17 @@ export interface UserNode {
 /** A node of a blueprint. */
 export type BlueprintNode = ToolNode | ReasoningNode | UserNode;
 
-/** A dependency: `to` reads `from` (for `parameter`, or `input` for a reasoning node). */
+/**
+ * A dependency: `to` reads `from` (for `parameter`, or `input` for a reasoning node). With
+ * `kind: 'state'` it binds nothing: the call `to` acts on the state the call `from` left (a
+ * session `login` opened, the directory `cd` entered), so it runs after it; `parameter` then
+ * names the resource.
+ */
 export interface BlueprintEdge {
   from: string;
   to: string;
   parameter: string;
+  kind?: 'state';
 }
 
 /** A task skeleton: a DAG of tool, reasoning and user-input nodes. Pure JSON. */

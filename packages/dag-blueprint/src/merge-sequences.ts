@@ -101,8 +101,9 @@ export function mergeSequences(
     return n === 1 ? base : `${base}#${n}`;
   };
 
+  const established = new Set<string>();
   for (const sequence of sequences) {
-    for (const tool of sequence.tools) {
+    for (const tool of withPrerequisites(sequence.tools, graph, toolByName, established)) {
       if (!graph.hasNode(tool)) throw new DagBlueprintError('E_UNKNOWN_TOOL', `dag-blueprint: mergeSequences: tool "${tool}" is not in the graph`);
       const attrs = graph.getNodeAttributes(tool);
       // The parameters a call needs: the required ones, and those naming what a write acts on
@@ -239,6 +240,12 @@ export function mergeSequences(
         const from = 'from' in source ? source.from : 'user' in source ? `user:${source.user}` : undefined;
         if (from !== undefined) edges.push({ from, to: node.id, parameter });
       }
+      // A call that acts on the state an earlier call left (declared effects) runs after it.
+      for (const earlier of toolNodes) {
+        if (earlier === node || !graph.hasEdge(earlier.tool, tool) || edges.some((e) => e.from === earlier.id && e.to === node.id)) continue;
+        const links = graph.getEdgeAttributes(earlier.tool, tool).effects ?? [];
+        if (links.length > 0) edges.push({ from: earlier.id, to: node.id, parameter: (links[0] as { resource: string }).resource, kind: 'state' });
+      }
     }
   }
 
@@ -261,7 +268,8 @@ function pruneAfterWrites(nodes: BlueprintNode[], edges: BlueprintEdge[], toolNo
   const children = new Map<string, string[]>();
   for (const e of edges) {
     parents.set(e.to, [...(parents.get(e.to) ?? []), e.from]);
-    children.set(e.from, [...(children.get(e.from) ?? []), e.to]);
+    // Acting on the state a write left (listing the directory `cd` entered) is not reading it back.
+    if (e.kind !== 'state') children.set(e.from, [...(children.get(e.from) ?? []), e.to]);
   }
   const closure = (start: readonly string[], next: Map<string, string[]>): Set<string> => {
     const seen = new Set<string>(start);
@@ -430,6 +438,28 @@ function addExtraOps(ctx: ExtraContext): void {
       addEdge(ctx, last.id, node.id, 'input');
     }
   }
+}
+
+/**
+ * The walk's tools with, before the first tool that requires a resource no earlier tool creates
+ * (a session), the tool of the graph that creates it (`login`), as its declared effects say.
+ * `established` carries the resources created so far across the merged walks.
+ */
+function withPrerequisites(tools: readonly string[], graph: DependencyGraph, toolByName: ReadonlyMap<string, EffectfulTool>, established: Set<string>): string[] {
+  const out: string[] = [];
+  const creates = (tool: string): string[] => (toolByName.get(tool)?.effects ?? []).filter((e) => e.action === 'creates' && e.via === undefined && e.path === undefined).map((e) => e.resource);
+  for (const tool of tools) {
+    for (const e of toolByName.get(tool)?.effects ?? []) {
+      if (e.action !== 'requires' || established.has(e.resource)) continue;
+      const maker = graph.filterNodes((n) => n !== tool && creates(n).includes(e.resource)).sort()[0];
+      if (maker === undefined || out.includes(maker) || tools.includes(maker)) continue;
+      out.push(maker);
+      for (const r of creates(maker)) established.add(r);
+    }
+    out.push(tool);
+    for (const r of creates(tool)) established.add(r);
+  }
+  return out;
 }
 
 /** Required parameters, then the `via` parameters of what the tool creates, changes or removes (declared effects). */

@@ -10,7 +10,8 @@ import { itemsOf, schemaAt, typeOf, typeOfValue, typesFit } from './schema-at.js
  * required parameter bound by exactly one source and no unknown parameter bound; every source
  * names an earlier node (a tool or reasoning node, or a user node by its fact) with an edge that
  * says so, and every edge stands for a source; acyclic (graphology-dag `hasCycle`); value types
- * compatible where both schemas say them (an array parameter also takes one item).
+ * compatible where both schemas say them (an array parameter also takes one item). A state edge
+ * (`kind: 'state'`, an ordering only) must join two tool nodes.
  *
  * A conditional call (`when`) must name a `compare` node (with its `when` edge), and nothing may
  * read a conditional call's output.
@@ -124,6 +125,11 @@ export function validateBlueprint(blueprint: Blueprint, tools: readonly ToolSpec
 
   const have = new Set<string>();
   blueprint.edges.forEach((e, i) => {
+    if (e.kind === 'state') {
+      // An ordering between two calls: both must be tool nodes.
+      if (byId.get(e.from)?.kind !== 'tool' || byId.get(e.to)?.kind !== 'tool') add('edge_mismatch', `/edges/${i}`, `state edge ${e.from} → ${e.to} must join two tool nodes`);
+      return;
+    }
     const key = edgeKey(e.from, e.to, e.parameter);
     have.add(key);
     if (!needed.has(key)) add('edge_mismatch', `/edges/${i}`, `edge ${e.from} → ${e.to} (${e.parameter}) stands for no source`);

@@ -8,6 +8,7 @@ import { compileEnvironment, defaultSpecId } from './compile-environment.js';
 import type { FamilyClaim, FamilyPlan, PlannedTool, Probe } from './families/family.js';
 import { FAMILIES } from './families/list.js';
 import { inferEntities } from './infer-entities.js';
+import type { SelfCheckVerdict } from './self-check.js';
 import { selfCheck } from './self-check.js';
 import { analyzeSampleState } from './state-model.js';
 import type { SynthesisReport, SynthesisResult, SynthesizeOptions, ToolCoverage } from './synthesis-types.js';
@@ -19,7 +20,24 @@ interface Claimed {
 }
 
 /** Probes for tools of the keyed-records compiler, when it provides them (`compiled.probes`). */
-type RecordsCompiled = Compiled & { probes?: ReadonlyMap<string, readonly Probe[]>; probeReasons?: ReadonlyMap<string, string> };
+export type RecordsCompiled = Compiled & { probes?: ReadonlyMap<string, readonly Probe[]>; probeReasons?: ReadonlyMap<string, string> };
+
+/** What keyed records get: the tools and sample keys no family took. */
+export interface RecordsInput {
+  toolDoc: ToolDoc;
+  analyses: readonly ToolAnalysis[];
+  sample: JsonObject | undefined;
+  mode: 'sample' | 'generated';
+}
+
+/**
+ * Replaces the offline keyed-records compiler (the LLM path passes the environment the model
+ * wrote); `undefined` keeps the offline one.
+ */
+export type RecordsCompiler = (input: RecordsInput) => RecordsCompiled | undefined;
+
+/** Runs the behavioural self-check on the composed spec (default: `selfCheck`, drivers only). */
+export type SelfChecker = (spec: EnvironmentSpec, probes: ReadonlyMap<string, readonly Probe[]>) => Map<string, SelfCheckVerdict>;
 
 function emptyRecords(toolDoc: ToolDoc, seed: Seed, size: number, options: SynthesizeOptions, mode: 'sample' | 'generated'): RecordsCompiled {
   const analyses: ToolAnalysis[] = [];
@@ -41,6 +59,8 @@ export function synthesizeComposed(
   seed: Seed,
   size: number,
   excluded: ReadonlySet<string> = new Set(),
+  compileRecords?: RecordsCompiler,
+  check: SelfChecker = selfCheck,
 ): Result<SynthesisResult> {
   const allAnalyses = toolDoc.tools.map(analyzeTool);
   let remaining = allAnalyses;
@@ -92,7 +112,10 @@ export function synthesizeComposed(
   const sampleForRecords = sampleLeft !== undefined && Object.keys(sampleLeft).length > 0 ? sampleLeft : undefined;
   const mode: 'sample' | 'generated' = rawSample !== undefined ? 'sample' : 'generated';
   let records: RecordsCompiled;
-  if (remaining.length === 0 && sampleForRecords === undefined) {
+  const override = compileRecords?.({ toolDoc: recordsDoc, analyses: remaining, sample: sampleForRecords, mode });
+  if (override !== undefined) {
+    records = override;
+  } else if (remaining.length === 0 && sampleForRecords === undefined) {
     records = emptyRecords(toolDoc, seed, size, options, mode);
   } else if (sampleForRecords !== undefined) {
     const normalized = analyzeSampleState(sampleForRecords);
@@ -113,7 +136,7 @@ export function synthesizeComposed(
   for (const { family, plan } of claimed) {
     for (const [key, part] of Object.entries(plan.state)) {
       // Keyed records built a collection under the same key: the family gives way to them.
-      if (key in seedState) return synthesizeComposed(toolDoc, options, seed, size, new Set([...excluded, family]));
+      if (key in seedState) return synthesizeComposed(toolDoc, options, seed, size, new Set([...excluded, family]), compileRecords, check);
       seedState[key] = part.value;
       properties[key] = part.schema;
       required.push(key);
@@ -128,7 +151,7 @@ export function synthesizeComposed(
   const recordsTools = new Map(records.spec.tools.map((t) => [t.name, t]));
   const tools: EnvironmentTool[] = toolDoc.tools.map((t) => {
     const fromFamily = plannedByTool.get(t.name);
-    if (fromFamily === undefined) return recordsTools.get(t.name) as EnvironmentTool;
+    if (fromFamily === undefined) return { ...(recordsTools.get(t.name) as EnvironmentTool) };
     const tool: EnvironmentTool = {
       name: t.name,
       description: t.description,
@@ -188,7 +211,7 @@ export function synthesizeComposed(
       probes.set(name, list.map((p) => ({ ...p, before: [...setup, ...(p.before ?? [])] })));
     }
   }
-  const verdicts = selfCheck(spec, probes);
+  const verdicts = check(spec, probes);
   const coverage: ToolCoverage[] = [];
   for (const tool of spec.tools) {
     let verdict = verdicts.get(tool.name) ?? { works: false, reason: 'not checked' };
@@ -199,7 +222,7 @@ export function synthesizeComposed(
     if (verdict.reason !== undefined) entry.reason = verdict.reason;
     coverage.push(entry);
     // Sandboxed tools are checked by their own path (the LLM gate); the others that fail are stand-ins.
-    if (!verdict.works && tool.implementation.kind !== 'js') {
+    if (!verdict.works && verdict.reason !== 'sandboxed') {
       tool.implementation = { kind: 'driver', driver: 'stand-in', version: 1, params: { reason: verdict.reason ?? 'it did not pass the self-check' } };
       tool.pattern = 'stand-in';
     }
@@ -217,8 +240,22 @@ export function synthesizeComposed(
     mode,
     coverage,
     standIns: coverage.filter((c) => !c.works && c.reason !== 'sandboxed').map((c) => c.tool),
-    families: claimed.map(({ family, claim, plan }) => ({ family, why: claim.why, tools: Object.keys(plan.tools), stateKeys: Object.keys(plan.state) })),
+    families: claimed.map(({ family, claim, plan }) => ({
+      family,
+      why: claim.why,
+      tools: Object.keys(plan.tools),
+      stateKeys: Object.keys(plan.state),
+      sampleKeys: [...claim.sampleKeys],
+    })),
     notes: [...notes, ...records.report.notes],
   };
+  PROBES.set(spec, probes);
   return ok({ spec, report });
+}
+
+const PROBES = new WeakMap<EnvironmentSpec, ReadonlyMap<string, readonly Probe[]>>();
+
+/** The self-check probes of a spec `synthesizeComposed` returned (for the LLM path's gate). */
+export function probesOf(spec: EnvironmentSpec): ReadonlyMap<string, readonly Probe[]> {
+  return PROBES.get(spec) ?? new Map();
 }

@@ -1,6 +1,6 @@
 import type { ToolResult } from '@autoforge/core';
 import { canonicalJson } from '@autoforge/core';
-import type { EnvironmentSpec, Session } from '@autoforge/env-runtime';
+import type { Environment, EnvironmentSpec, Session } from '@autoforge/env-runtime';
 import { createEnvironmentSync } from '@autoforge/env-runtime';
 import type { Probe } from './families/family.js';
 
@@ -54,37 +54,43 @@ function runProbe(session: Session, tool: string, probe: Probe): string | undefi
 /**
  * Runs every tool's probes, each on a fresh session of the seed state: a tool works when all its
  * probes pass. Tools without probes are not working (`reason` says so); sandboxed (`js`) tools
- * are not run here (`reason: 'sandboxed'`), their check is the LLM path's.
+ * are not run here (`reason: 'sandboxed'`), their check is the LLM path's ({@link selfCheckOn}).
  */
 export function selfCheck(spec: EnvironmentSpec, probes: ReadonlyMap<string, readonly Probe[]>): Map<string, SelfCheckVerdict> {
-  const verdicts = new Map<string, SelfCheckVerdict>();
   const runnable = spec.tools.filter((t) => t.implementation.kind !== 'js');
   const env = createEnvironmentSync({ ...spec, tools: runnable });
   try {
-    for (const tool of spec.tools) {
-      if (tool.implementation.kind === 'js') {
-        verdicts.set(tool.name, { works: false, reason: 'sandboxed' });
-        continue;
-      }
-      const list = probes.get(tool.name) ?? [];
-      if (list.length === 0) {
-        verdicts.set(tool.name, { works: false, reason: 'no behavioural check could be planned' });
-        continue;
-      }
-      let reason: string | undefined;
-      for (const probe of list) {
-        const session = env.createSession();
-        try {
-          reason = runProbe(session, tool.name, probe);
-        } finally {
-          session.close();
-        }
-        if (reason !== undefined) break;
-      }
-      verdicts.set(tool.name, reason === undefined ? { works: true } : { works: false, reason });
-    }
+    const verdicts = selfCheckOn(env, runnable.map((t) => t.name), probes);
+    for (const tool of spec.tools) if (tool.implementation.kind === 'js') verdicts.set(tool.name, { works: false, reason: 'sandboxed' });
+    return new Map(spec.tools.map((t) => [t.name, verdicts.get(t.name) as SelfCheckVerdict]));
   } finally {
     env.close();
+  }
+}
+
+/**
+ * The self-check of the named tools on a running environment (sandboxed tools included: the
+ * LLM path checks the model's implementations with the same probes as the offline drivers).
+ */
+export function selfCheckOn(env: Environment, tools: readonly string[], probes: ReadonlyMap<string, readonly Probe[]>): Map<string, SelfCheckVerdict> {
+  const verdicts = new Map<string, SelfCheckVerdict>();
+  for (const name of tools) {
+    const list = probes.get(name) ?? [];
+    if (list.length === 0) {
+      verdicts.set(name, { works: false, reason: 'no behavioural check could be planned' });
+      continue;
+    }
+    let reason: string | undefined;
+    for (const probe of list) {
+      const session = env.createSession();
+      try {
+        reason = runProbe(session, name, probe);
+      } finally {
+        session.close();
+      }
+      if (reason !== undefined) break;
+    }
+    verdicts.set(name, reason === undefined ? { works: true } : { works: false, reason });
   }
   return verdicts;
 }

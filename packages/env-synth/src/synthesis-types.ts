@@ -87,7 +87,7 @@ export interface SynthesisReport {
   /** Tools that failed their self-check and answer every call with an error (offline synthesis). */
   standIns?: string[];
   /** The behaviour families that claimed tools, and why (offline synthesis). */
-  families?: { family: string; why: string; tools: string[]; stateKeys: string[] }[];
+  families?: { family: string; why: string; tools: string[]; stateKeys: string[]; sampleKeys: string[] }[];
 }
 
 /** The synthesized environment and the report. */

@@ -97,6 +97,12 @@ const CANCEL_WRONG_OUTPUT = `function run(args, ctx) {
   return 'done';
 }`;
 const SYNTAX_ERROR = 'function run(args, ctx) { return {';
+// Runs without a defect and answers what the output schema asks, but cancels nothing.
+const CANCEL_DOES_NOTHING = `function run(args, ctx) {
+  var order = ctx.db.get('orders', args.order_id);
+  if (!order) throw new Error('order ' + args.order_id + ' not found');
+  return { status: 'cancelled' };
+}`;
 
 const GET_OUTPUT = { type: 'object', properties: { order_id: { type: 'string' }, status: { type: 'string' } }, required: ['order_id', 'status'] };
 
@@ -253,6 +259,27 @@ describe('synthesizeEnvironmentWithLlm', () => {
     for (const text of expected) expect(repair).toContain(text);
     expect(repair).toMatch(/Arguments of the failing call: \{"order_id":/);
     expect(repair).toContain(broken);
+  });
+
+  it('sends back an implementation that runs cleanly but does not do what the tool says (the behavioural self-check), and uses the repaired one', async () => {
+    const { server, options } = await setup({ tools: { cancel_pending_order: [CANCEL_DOES_NOTHING, CANCEL_GOOD] } });
+    const { spec, report } = await synthesize(doc, options);
+
+    expect(report.llm.tools[1]).toMatchObject({ tool: 'cancel_pending_order', origin: 'llm', requests: 2, repairs: 1 });
+    expect(spec.tools[1]?.implementation).toEqual({ kind: 'js', source: CANCEL_GOOD });
+    const repair = toolRequests(server, 'cancel_pending_order')[1]?.at(-1)?.content ?? '';
+    expect(repair).toContain('did not do what its description says');
+    expect(repair).toMatch(/changed nothing/);
+    expect(report.coverage?.find((c) => c.tool === 'cancel_pending_order')?.works).toBe(true);
+  });
+
+  it('keeps a behaviourally wrong implementation out even when repairs run out: the offline driver is the fallback', async () => {
+    const { options } = await setup({ tools: { cancel_pending_order: [CANCEL_DOES_NOTHING] } });
+    const { spec, report } = await synthesize(doc, { ...options, maxRepairs: 1 });
+
+    expect(report.llm.fallbacks.map((f) => f.tool)).toEqual(['cancel_pending_order']);
+    expect(report.llm.fallbacks[0]?.reason).toMatch(/^behaviour: /);
+    expect(spec.tools[1]?.implementation).toMatchObject({ kind: 'driver', driver: 'records' });
   });
 
   it('falls back to the offline template for a tool that stays broken, and reports it', async () => {
@@ -414,11 +441,19 @@ describe('synthesizeEnvironmentWithLlm on benchmark tools', () => {
   ])('accepts working implementations without a false alarm: %s', async (_label, file, sample) => {
     const toolDoc = await loadToolDoc(file);
     const sampleState = sample?.();
-    // The LLM path's own offline fallback (the model gives no proposal: the offline state model).
-    const analyses = toolDoc.tools.map(analyzeTool);
-    const normalized = sampleState ? analyzeSampleState(structuredClone(sampleState)) : undefined;
+    // The LLM path's own offline fallback (the model gives no proposal: the offline state model),
+    // for the tools no behaviour family claims (the model writes only those).
+    const composedOffline = synthesizeEnvironment(toolDoc, { seed: 5, size: 20, ...(sampleState ? { sampleState } : {}) });
+    if (!composedOffline.ok) throw new Error('offline synthesis failed');
+    const families = composedOffline.value.report.families ?? [];
+    const familyTools = new Set(families.flatMap((f) => f.tools));
+    const familyKeys = new Set(families.flatMap((f) => f.sampleKeys));
+    const recordsDoc = { ...toolDoc, tools: toolDoc.tools.filter((t) => !familyTools.has(t.name)) };
+    const recordsSample = sampleState ? Object.fromEntries(Object.entries(sampleState).filter(([k]) => !familyKeys.has(k))) : undefined;
+    const analyses = recordsDoc.tools.map(analyzeTool);
+    const normalized = recordsSample ? analyzeSampleState(structuredClone(recordsSample)) : undefined;
     const offline = compileEnvironment(
-      toolDoc,
+      recordsDoc,
       normalized ? { analyses, model: normalized.model, sampleState: normalized.state, notes: [] } : { analyses, model: inferEntities(analyses), notes: [] },
       { seed: 5, size: 20 },
     );
@@ -433,10 +468,17 @@ describe('synthesizeEnvironmentWithLlm on benchmark tools', () => {
     const model = createOpenAIChatModel({ baseURL: server.baseURL, apiKey: 'test', model: 'scripted', minBackoffMs: 1, env: {} });
     const { spec, report } = await synthesize(toolDoc, { model, seed: 5, maxRepairs: 0, ...(sampleState ? { sampleState } : {}) });
 
-    expect(report.llm.fallbacks).toEqual([]);
-    expect(report.llm.tools.every((t) => t.origin === 'llm')).toBe(true);
+    // The twins of tools that work offline pass; the twins of tools that fail the offline
+    // self-check fail the same check in the gate (code that runs but does not do what the tool
+    // says is not accepted), and fall back to the offline driver — a stand-in.
+    const working = new Set((composedOffline.value.report.coverage ?? []).filter((c) => c.works).map((c) => c.tool));
+    const expectedFallbacks = recordsDoc.tools.filter((t) => !working.has(t.name)).map((t) => t.name);
+    expect(report.llm.fallbacks.map((f) => f.tool)).toEqual(expectedFallbacks);
+    expect(expectedFallbacks.length).toBeLessThan(recordsDoc.tools.length / 4);
     expect(report.llm.schema.origin).toBe(sampleState ? 'sample' : 'offline');
-    expect(spec.tools.map((t) => t.implementation)).toEqual(offline.spec.tools.map((t) => ({ kind: 'js', source: answers.get(t.name)?.source })));
+    const accepted = spec.tools.filter((t) => !familyTools.has(t.name) && working.has(t.name));
+    expect(accepted.map((t) => t.implementation)).toEqual(accepted.map((t) => ({ kind: 'js', source: answers.get(t.name)?.source })));
+    for (const name of expectedFallbacks) expect(spec.tools.find((t) => t.name === name)?.pattern).toBe('stand-in');
   });
 });
 

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonSchema, Message, Result, Seed, ToolDoc, ToolSpec } from '@autoforge/core';
-import { canonicalJson, createRng, err, isJsonObject, ok, sha256Hex } from '@autoforge/core';
-import type { EnvironmentSpec, EnvironmentTool } from '@autoforge/env-runtime';
+import { canonicalJson, createRng, err, isJsonObject, ok, sha256Hex, toolAccess } from '@autoforge/core';
+import type { Environment, EnvironmentSpec, EnvironmentTool } from '@autoforge/env-runtime';
+import { createEnvironment } from '@autoforge/env-runtime';
 import type { ChatModel, CompleteJsonOptions } from '@autoforge/llm';
 import { completeJson } from '@autoforge/llm';
 import fc from 'fast-check';
@@ -11,6 +12,11 @@ import type { CandidateTool, CheckPlan } from './check-implementations.js';
 import { checkImplementations } from './check-implementations.js';
 import type { Compiled } from './compile-environment.js';
 import { checkCommonOptions, compileEnvironment, defaultSpecId, inputIssues } from './compile-environment.js';
+import type { RecordsCompiled, RecordsInput } from './compose.js';
+import { synthesizeComposed } from './compose.js';
+import type { Probe } from './families/family.js';
+import type { SelfCheckVerdict } from './self-check.js';
+import { selfCheckOn } from './self-check.js';
 import { EnvSynthError } from './error.js';
 import { generateState } from './generate-state.js';
 import type { ImplementationReply } from './implementation-request.js';
@@ -202,32 +208,44 @@ export async function synthesizeEnvironmentWithLlm(toolDoc: ToolDoc, options: Ll
   if (options.temperature !== undefined) request.temperature = options.temperature;
   if (options.maxTokens !== undefined) request.maxTokens = options.maxTokens;
   const compileOptions = { seed, size, ...pickSpecOptions(options) };
-  const analyses = toolDoc.tools.map(analyzeTool);
+
+  // 0. The behaviour families take the tools they recognise, with their drivers (checked by the
+  //    self-check); the model writes the keyed-records tools, the ones no family claimed.
+  const offlineOptions: SynthesizeOptions = { ...compileOptions, ...(options.sampleState ? { sampleState: options.sampleState } : {}) };
+  let recordsInput: RecordsInput | undefined;
+  const offline = synthesizeComposed(toolDoc, offlineOptions, seed, size, new Set(), (input) => {
+    recordsInput = input;
+    return undefined;
+  });
+  if (!offline.ok) return offline;
+  const recordsDoc: ToolDoc = recordsInput?.toolDoc ?? { ...toolDoc, tools: [] };
+  const analyses = recordsDoc.tools.map(analyzeTool);
+  const sample = recordsInput?.sample;
 
   // 1. The state: from the sample, or proposed by the model (the offline model as a fallback).
-  let compiled: Compiled;
+  let compiled: RecordsCompiled;
   let schema: LlmReport['schema'];
-  if (options.sampleState) {
-    const normalized = analyzeSampleState(structuredClone(options.sampleState));
+  if (sample !== undefined || recordsDoc.tools.length === 0) {
+    const normalized = analyzeSampleState(structuredClone(sample ?? {}));
     compiled = compileEnvironment(
-      toolDoc,
+      recordsDoc,
       { analyses, model: normalized.model, sampleState: normalized.state, notes: normalized.notes },
       compileOptions,
     );
     schema = { origin: 'sample', requests: 0, repairs: 0 };
   } else {
     const model = counted(settings.model);
-    const outcome = await proposeStateModel(toolDoc.tools, {
+    const outcome = await proposeStateModel(recordsDoc.tools, {
       model,
       maxRepairs: settings.maxRepairs,
       request,
-      compile: (proposed) => compileEnvironment(toolDoc, { analyses, model: proposed, notes: [] }, compileOptions),
+      compile: (proposed) => compileEnvironment(recordsDoc, { analyses, model: proposed, notes: [] }, compileOptions),
     });
     if (outcome.compiled) {
       compiled = outcome.compiled;
       schema = { origin: 'llm', requests: model.requests, repairs: outcome.repairs };
     } else {
-      compiled = compileEnvironment(toolDoc, { analyses, model: inferEntities(analyses), notes: [] }, compileOptions);
+      compiled = compileEnvironment(recordsDoc, { analyses, model: inferEntities(analyses), notes: [] }, compileOptions);
       schema = { origin: 'offline', requests: model.requests, repairs: outcome.repairs, reason: outcome.reason ?? 'no proposal' };
       compiled.report.notes.push(`the state schema was inferred offline: ${schema.reason}`);
     }
@@ -235,23 +253,33 @@ export async function synthesizeEnvironmentWithLlm(toolDoc: ToolDoc, options: Ll
 
   // 2. The check plan: states, and seeded random arguments per tool and state.
   const plan = checkPlan(compiled, seed, size, settings);
-  // 3. One request per tool, then rounds of checks and repairs.
-  const jobs = await writeImplementations(toolDoc, compiled, plan, settings, request, controller);
+  // 3. One request per tool, then rounds of checks (random calls, then the behavioural
+  //    self-check) and repairs.
+  const jobs = await writeImplementations(recordsDoc, compiled, plan, settings, request, controller);
 
-  // 4. The spec: the model's implementations where they passed, the templates elsewhere.
+  // 4. The spec: the model's implementations where they passed, the offline drivers elsewhere
+  //    (which the composed self-check turns into stand-ins where they do not work).
   const tools = compiled.spec.tools.map((tool, i) => {
     const job = jobs[i] as Job;
     return job.origin === 'llm' && job.reply ? candidateOf(job, job.reply) : tool;
   });
-  const mode = compiled.report.mode;
-  const spec: EnvironmentSpec = {
-    ...compiled.spec,
-    id:
-      options.id ??
-      defaultSpecId(toolDoc, seed, size, `llm-${mode}`, sha256Hex(canonicalJson({ stateSchema: compiled.spec.stateSchema, tools } as never))),
-    tools,
-    metadata: { ...compiled.spec.metadata, llm: { model: settings.model.model } },
-  };
+  const mode = offline.value.report.mode;
+  const withModel: RecordsCompiled = { ...compiled, spec: { ...compiled.spec, tools } };
+  const id =
+    options.id ??
+    defaultSpecId(toolDoc, seed, size, `llm-${mode}`, sha256Hex(canonicalJson({ stateSchema: compiled.spec.stateSchema, tools } as never)));
+  // The self-check runs every tool, the model's sandboxed ones included, on the composed spec.
+  let checkInput: { spec: EnvironmentSpec; probes: ReadonlyMap<string, readonly Probe[]> } | undefined;
+  const draft = synthesizeComposed(toolDoc, { ...offlineOptions, id }, seed, size, new Set(), () => withModel, (s, probes) => {
+    checkInput = { spec: structuredClone(s), probes };
+    return new Map();
+  });
+  if (!draft.ok) return draft;
+  const verdicts = checkInput === undefined ? new Map<string, SelfCheckVerdict>() : await selfCheckAll(checkInput.spec, checkInput.probes, settings.timeoutMs);
+  const composed = synthesizeComposed(toolDoc, { ...offlineOptions, id }, seed, size, new Set(), () => withModel, () => verdicts);
+  if (!composed.ok) return composed;
+  const spec: EnvironmentSpec = { ...composed.value.spec, metadata: { ...composed.value.spec.metadata, llm: { model: settings.model.model } } };
+  const coverage = composed.value.report.coverage ?? [];
   const toolReports: LlmToolReport[] = jobs.map((job) => ({
     tool: job.doc.name,
     pattern: job.offline.pattern as OperationPattern,
@@ -260,7 +288,9 @@ export async function synthesizeEnvironmentWithLlm(toolDoc: ToolDoc, options: Ll
     repairs: job.repairs,
   }));
   const report: LlmSynthesisReport = {
-    ...compiled.report,
+    ...composed.value.report,
+    coverage,
+    standIns: coverage.filter((c) => !c.works).map((c) => c.tool),
     llm: {
       model: settings.model.model,
       requests: schema.requests + toolReports.reduce((n, t) => n + t.requests, 0),
@@ -309,6 +339,10 @@ async function writeImplementations(
     );
     const candidates: CandidateTool[] = pending.flatMap((job) => (job.reply ? [{ index: job.index, tool: candidateOf(job, job.reply) }] : []));
     const failures = await checkImplementations(candidates, plan);
+    // The same behavioural self-check as the offline drivers, on what passed the random calls.
+    for (const [index, reason] of await behaviouralFailures(candidates.filter((c) => !failures.has(c.index)), compiled, plan)) {
+      failures.set(index, { phase: 'behaviour', code: 'behaviour', message: reason });
+    }
     const next: Job[] = [];
     for (const job of pending) {
       const reply = job.reply;
@@ -329,6 +363,62 @@ async function writeImplementations(
     pending = next;
   }
   return jobs;
+}
+
+/** The self-check of every tool of a spec, sandboxed ones included. */
+async function selfCheckAll(spec: EnvironmentSpec, probes: ReadonlyMap<string, readonly Probe[]>, timeoutMs: number): Promise<Map<string, SelfCheckVerdict>> {
+  const env = await createEnvironment(spec, { timeoutMs });
+  try {
+    return selfCheckOn(env, spec.tools.map((t) => t.name), probes);
+  } finally {
+    env.close();
+  }
+}
+
+/**
+ * The self-check of the model's implementations: the offline plan's probes for the tool (a
+ * create visible to a read, …); for a tool the offline compiler could plan no probe for, a call
+ * of the check plan must answer ok and change the state exactly when the tool is a write.
+ */
+async function behaviouralFailures(candidates: readonly CandidateTool[], compiled: RecordsCompiled, plan: CheckPlan): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  if (candidates.length === 0) return out;
+  const tools = compiled.spec.tools.map((t) => t);
+  for (const c of candidates) tools[c.index] = c.tool;
+  let env: Environment;
+  try {
+    env = await createEnvironment({ ...compiled.spec, tools }, { timeoutMs: plan.timeoutMs });
+  } catch (e) {
+    for (const c of candidates) out.set(c.index, `the environment does not load: ${e instanceof Error ? e.message : String(e)}`);
+    return out;
+  }
+  try {
+    const planned = compiled.probes ?? new Map<string, readonly Probe[]>();
+    const withProbes = candidates.filter((c) => (planned.get(c.tool.name) ?? []).length > 0);
+    const verdicts = selfCheckOn(env, withProbes.map((c) => c.tool.name), planned);
+    for (const c of withProbes) {
+      const v = verdicts.get(c.tool.name);
+      if (v !== undefined && !v.works) out.set(c.index, `the behavioural self-check failed: ${v.reason ?? 'a probe failed'}`);
+    }
+    for (const c of candidates.filter((x) => !withProbes.includes(x))) {
+      const write = toolAccess(c.tool).access === 'write';
+      const args = plan.args(c.tool, c.index, 0);
+      const passes = args.some((a) => {
+        const session = env.createSession();
+        try {
+          const before = session.digest();
+          const r = session.stepSync({ id: 'gate', name: c.tool.name, arguments: JSON.stringify(a) });
+          return r.ok && (session.digest() !== before) === write;
+        } finally {
+          session.close();
+        }
+      });
+      if (!passes) out.set(c.index, `no check call answered ok${write ? ' and changed the state (it is a write)' : ' without changing the state (it is a read)'}`);
+    }
+  } finally {
+    env.close();
+  }
+  return out;
 }
 
 function pickSpecOptions(options: LlmSynthesizeOptions): Pick<SynthesizeOptions, 'id' | 'name' | 'clock' | 'policy'> {

@@ -12,6 +12,8 @@ export type MessagingOp =
   | 'search'
   | 'delete'
   | 'get'
+  | 'latest-id'
+  | 'earliest-id'
   | 'add-contact'
   | 'list-users'
   | 'user-id'
@@ -22,11 +24,12 @@ export type MessagingOp =
 
 /**
  * Where the users live: `name-to-id` is an object mapping a user's name to their id (`{"Ann": "U01"}`);
+ * `name-to-record` maps a name to a user object with an id field (`{"Ann": {"user_id": "U01"}}`);
  * `records` is an array of user objects with an id and a name field.
  */
 export interface MessagingUsers {
   key: string;
-  shape: 'name-to-id' | 'records';
+  shape: 'name-to-id' | 'name-to-record' | 'records';
   idField: string;
   nameField: string;
   /** New user ids: prefix + a counter zero-padded to `width` digits (`USR` + `005`). */
@@ -43,6 +46,8 @@ export interface MessagingUsers {
 export interface MessagingMessages {
   key: string;
   shape: 'pairs' | 'records';
+  /** An array of messages, or (`records` only) an object of messages keyed by their id. */
+  container: 'list' | 'map';
   /** Field names of a `records` message. */
   idField: string;
   senderField: string;
@@ -65,7 +70,7 @@ export interface MessagingParams {
   idType: 'integer' | 'string';
   idDigits: number;
   /** Argument names by role. */
-  args: { receiver?: string; text?: string; keyword?: string; name?: string; user?: string; messageId?: string };
+  args: { receiver?: string; text?: string; keyword?: string; name?: string; user?: string; messageId?: string; sender?: string };
   /** Other arguments a send stores on a `records` message under their own names (a subject, a priority). */
   extraArgs: string[];
   /** Refuse the call when nobody is logged in. */
@@ -135,7 +140,8 @@ interface Message {
   sender?: string;
   counterpart: string;
   text: JsonValue;
-  index: number;
+  /** Where it is stored: its index in a list, or its key in a map. */
+  ref: number | string;
 }
 
 function users(ctx: ToolContext, u: MessagingUsers): User[] {
@@ -144,27 +150,45 @@ function users(ctx: ToolContext, u: MessagingUsers): User[] {
     if (!isJsonObject(v)) return [];
     return Object.entries(v).map(([name, id]) => ({ id: String(id), name }));
   }
+  if (u.shape === 'name-to-record') {
+    if (!isJsonObject(v)) return [];
+    return Object.entries(v).map(([name, r]) => ({ id: String(isJsonObject(r) ? (r[u.idField] ?? name) : name), name }));
+  }
   if (!Array.isArray(v)) return [];
   return v.filter(isJsonObject).map((r) => ({ id: String(r[u.idField]), name: String(r[u.nameField] ?? r[u.idField]) }));
 }
 
 function messages(ctx: ToolContext, m: MessagingMessages): Message[] {
   const v = ctx.db.read(m.key);
-  if (!Array.isArray(v)) return [];
+  const stored: [number | string, JsonValue][] = Array.isArray(v) ? v.map((e, i) => [i, e]) : m.container === 'map' && isJsonObject(v) ? Object.entries(v) : [];
   const out: Message[] = [];
-  v.forEach((entry, index) => {
+  stored.forEach(([ref, entry]) => {
     if (!isJsonObject(entry)) return;
     if (m.shape === 'pairs') {
       const [first] = Object.entries(entry);
-      if (first !== undefined) out.push({ counterpart: first[0], text: first[1], index });
+      if (first !== undefined) out.push({ counterpart: first[0], text: first[1], ref });
       return;
     }
-    const msg: Message = { raw: entry, counterpart: String(entry[m.receiverField] ?? ''), text: entry[m.textField] ?? '', index };
+    const msg: Message = { raw: entry, counterpart: String(entry[m.receiverField] ?? ''), text: entry[m.textField] ?? '', ref };
     if (entry[m.idField] !== undefined) msg.id = entry[m.idField] as JsonValue;
+    else if (typeof ref === 'string') msg.id = /^\d+$/.test(ref) ? Number(ref) : ref;
     if (entry[m.senderField] !== undefined) msg.sender = String(entry[m.senderField]);
     out.push(msg);
   });
   return out;
+}
+
+/** Stores a new message: appended to a list, or under its id in a map. */
+function appendMessage(ctx: ToolContext, m: MessagingMessages, id: JsonValue, entry: JsonObject): void {
+  const v = ctx.db.read(m.key);
+  if (m.container === 'map') ctx.db.write(m.key, { ...(isJsonObject(v) ? v : {}), [String(id)]: entry });
+  else ctx.db.write(m.key, [...(Array.isArray(v) ? v : []), entry]);
+}
+
+function removeMessage(ctx: ToolContext, m: MessagingMessages, ref: number | string): void {
+  const v = ctx.db.read(m.key);
+  if (Array.isArray(v)) ctx.db.write(m.key, v.filter((_, i) => i !== ref));
+  else if (isJsonObject(v)) ctx.db.write(m.key, Object.fromEntries(Object.entries(v).filter(([k]) => k !== ref)));
 }
 
 function textOf(v: JsonValue): string {
@@ -181,6 +205,11 @@ function stringArg(args: JsonObject, name: string | undefined, role: string): st
 }
 
 function nextMessageId(ctx: ToolContext, p: MessagingParams): JsonValue {
+  // Messages keyed by numbered ids continue the numbering.
+  const stored = ctx.db.read(p.messages.key);
+  if (p.messages.container === 'map' && p.idType === 'integer' && isJsonObject(stored) && Object.keys(stored).every((k) => /^\d+$/.test(k))) {
+    return Math.max(0, ...Object.keys(stored).map(Number)) + 1;
+  }
   const taken = p.idsKey !== undefined ? ctx.db.read(p.idsKey) : undefined;
   const used = new Set((Array.isArray(taken) ? taken : []).map((x) => String(x)));
   if (p.idType === 'string') {
@@ -240,9 +269,31 @@ function compileMessaging(p: MessagingParams): NativeTool {
     return all.filter((m) => m.sender === who || m.counterpart === who);
   };
 
+  const findUser = (ctx: ToolContext, given: string): User | undefined => users(ctx, p.users).find((u) => u.id === given) ?? users(ctx, p.users).find((u) => u.name === given);
+  // Reads narrowed by the sender, receiver or user the call names (by id or by name).
+  const filtered = (ctx: ToolContext, args: JsonObject, list: Message[]): Message[] => {
+    const idOf = (name: string | undefined): string | undefined => {
+      const v = name === undefined ? undefined : args[name];
+      if (typeof v !== 'string' && typeof v !== 'number') return undefined;
+      return findUser(ctx, String(v))?.id ?? String(v);
+    };
+    const from = idOf(p.args.sender);
+    const to = p.op === 'search' ? undefined : idOf(p.args.receiver);
+    const either = idOf(p.args.user);
+    return list.filter((m) => (from === undefined || m.sender === from) && (to === undefined || m.counterpart === to) && (either === undefined || m.sender === either || m.counterpart === either));
+  };
+
   return (args, ctx) => {
     const out = (facts: Facts): JsonValue => fill(p.output, facts) ?? null;
     switch (p.op) {
+      case 'latest-id':
+      case 'earliest-id': {
+        const who = me(ctx);
+        const list = mine(ctx, who, 'all').filter((m) => m.id !== undefined);
+        const pick = p.op === 'latest-id' ? list[list.length - 1] : list[0];
+        if (pick === undefined) throw new Error('There are no messages.');
+        return out({ ok: true, message_id: pick.id, text: pick.text, receiver: pick.counterpart });
+      }
       case 'login': {
         const given = stringArg(args, p.args.user, 'user');
         const user = users(ctx, p.users).find((u) => u.id === given || u.name === given);
@@ -288,30 +339,36 @@ function compileMessaging(p: MessagingParams): NativeTool {
         const id = format(n);
         const v = ctx.db.read(p.users.key);
         if (p.users.shape === 'name-to-id') ctx.db.write(p.users.key, { ...(isJsonObject(v) ? v : {}), [name]: id });
+        else if (p.users.shape === 'name-to-record') ctx.db.write(p.users.key, { ...(isJsonObject(v) ? v : {}), [name]: { [p.users.idField]: id } });
         else ctx.db.write(p.users.key, [...(Array.isArray(v) ? v : []), { [p.users.idField]: id, [p.users.nameField]: name }]);
         if (p.users.countKey !== undefined) ctx.db.write(p.users.countKey, n);
         return out({ ok: true, status: true, user_id: id, name, note: `Contact '${name}' added successfully.` });
       }
       case 'send': {
-        const who = me(ctx);
+        let who = me(ctx);
+        if (p.args.sender !== undefined && args[p.args.sender] !== undefined) {
+          const given = stringArg(args, p.args.sender, 'sender');
+          const from = findUser(ctx, given);
+          if (from === undefined) throw new Error(`Sender '${given}' not found.`);
+          who = from.id;
+        }
         const receiver = stringArg(args, p.args.receiver, 'receiver');
         const text = args[p.args.text ?? ''];
         if (typeof text !== 'string' || text.length === 0) throw new Error('the message text is missing');
         const target = users(ctx, p.users).find((u) => u.id === receiver) ?? users(ctx, p.users).find((u) => u.name === receiver);
         if (target === undefined) throw new Error(`Receiver ID '${receiver}' not found.`);
         const id = nextMessageId(ctx, p);
-        const log = ctx.db.read(p.messages.key);
         const entry: JsonObject =
           p.messages.shape === 'pairs'
             ? { [target.id]: text }
             : {
-                [p.messages.idField]: id,
+                ...(p.messages.container === 'list' ? { [p.messages.idField]: id } : {}),
                 ...(who !== undefined ? { [p.messages.senderField]: who } : {}),
                 [p.messages.receiverField]: target.id,
                 [p.messages.textField]: text,
               };
         if (p.messages.shape === 'records') for (const k of p.extraArgs) if (args[k] !== undefined) entry[k] = args[k] as JsonValue;
-        ctx.db.write(p.messages.key, [...(Array.isArray(log) ? log : []), entry]);
+        appendMessage(ctx, p.messages, id, entry);
         if (p.idsKey !== undefined) {
           const ids = ctx.db.read(p.idsKey);
           const next = [...(Array.isArray(ids) ? ids : []), id];
@@ -326,8 +383,7 @@ function compileMessaging(p: MessagingParams): NativeTool {
         const found = messages(ctx, p.messages).find((m) => m.id !== undefined && String(m.id) === wanted);
         if (found === undefined) throw new Error(`Message '${wanted}' not found.`);
         const [item] = asItems([found], who);
-        const log = ctx.db.read(p.messages.key);
-        const record = Array.isArray(log) ? log[found.index] : undefined;
+        const record = found.raw;
         return out({ ok: true, ...(isJsonObject(record) ? record : {}), ...(item as JsonObject), record: isJsonObject(record) ? record : (item as JsonObject) });
       }
       case 'delete': {
@@ -341,21 +397,20 @@ function compileMessaging(p: MessagingParams): NativeTool {
           if (victim === undefined) throw new Error(`Message '${wanted}' not found.`);
         } else {
           receiver = stringArg(args, p.args.receiver, 'receiver');
-          const candidates = all.filter((m) => m.counterpart === receiver && (p.messages.shape === 'pairs' || who === undefined || m.sender === undefined || m.sender === who));
+          const to = findUser(ctx, receiver)?.id ?? receiver;
+          const candidates = all.filter((m) => m.counterpart === to && (p.messages.shape === 'pairs' || who === undefined || m.sender === undefined || m.sender === who));
           victim = candidates[candidates.length - 1];
           if (victim === undefined) throw new Error(`No message to '${receiver}' found.`);
         }
-        const log = ctx.db.read(p.messages.key);
-        const list = Array.isArray(log) ? log : [];
         // The message count counts messages sent, like an id counter: a delete leaves it.
-        ctx.db.write(p.messages.key, list.filter((_, i) => i !== victim.index));
+        removeMessage(ctx, p.messages, victim.ref);
         return out({ ok: true, status: true, receiver: victim.counterpart, message_id: victim.id, text: victim.text, note: `Latest message to '${victim.counterpart}' deleted successfully.` });
       }
       case 'list-sent':
       case 'list-received':
       case 'list-all': {
         const who = me(ctx);
-        const list = mine(ctx, who, p.op === 'list-sent' ? 'sent' : p.op === 'list-received' ? 'received' : 'all');
+        const list = filtered(ctx, args, mine(ctx, who, p.op === 'list-sent' ? 'sent' : p.op === 'list-received' ? 'received' : 'all'));
         return out({ ok: true, grouped: grouped(list), messages: asItems(list, who), count: list.length });
       }
       case 'search': {
@@ -365,7 +420,7 @@ function compileMessaging(p: MessagingParams): NativeTool {
         const ids = new Set([p.messages.idField, p.messages.senderField, p.messages.receiverField, p.messages.textField]);
         const haystack = (m: Message): string =>
           [textOf(m.text), ...Object.entries(m.raw ?? {}).filter(([k, v]) => !ids.has(k) && typeof v === 'string').map(([, v]) => v as string)].join('\n').toLowerCase();
-        const list = mine(ctx, who, 'all').filter((m) => haystack(m).includes(keyword));
+        const list = filtered(ctx, args, mine(ctx, who, 'all')).filter((m) => haystack(m).includes(keyword));
         return out({ ok: true, messages: asItems(list, who), grouped: grouped(list), count: list.length });
       }
       case 'stats': {
@@ -381,7 +436,7 @@ function compileMessaging(p: MessagingParams): NativeTool {
   };
 }
 
-const OPS = new Set<MessagingOp>(['send', 'list-sent', 'list-received', 'list-all', 'search', 'delete', 'get', 'add-contact', 'list-users', 'user-id', 'stats', 'login', 'logout', 'login-status']);
+const OPS = new Set<MessagingOp>(['send', 'list-sent', 'list-received', 'list-all', 'search', 'delete', 'get', 'latest-id', 'earliest-id', 'add-contact', 'list-users', 'user-id', 'stats', 'login', 'logout', 'login-status']);
 
 function str(o: JsonObject, k: string, at: string): string {
   const v = o[k];
@@ -406,7 +461,7 @@ export const messagingDriver = defineDriver<MessagingParams>({
     const m = params.messages;
     if (!isJsonObject(u)) throw new DriverParamsError('/users', '"users" must be an object');
     if (!isJsonObject(m)) throw new DriverParamsError('/messages', '"messages" must be an object');
-    if (u.shape !== 'name-to-id' && u.shape !== 'records') throw new DriverParamsError('/users/shape', 'users.shape must be "name-to-id" or "records"');
+    if (u.shape !== 'name-to-id' && u.shape !== 'name-to-record' && u.shape !== 'records') throw new DriverParamsError('/users/shape', 'users.shape must be "name-to-id", "name-to-record" or "records"');
     if (m.shape !== 'pairs' && m.shape !== 'records') throw new DriverParamsError('/messages/shape', 'messages.shape must be "pairs" or "records"');
     const users: MessagingUsers = {
       key: str(u, 'key', '/users'),
@@ -420,6 +475,7 @@ export const messagingDriver = defineDriver<MessagingParams>({
     const msgs: MessagingMessages = {
       key: str(m, 'key', '/messages'),
       shape: m.shape,
+      container: m.container === 'map' && m.shape === 'records' ? 'map' : 'list',
       idField: str(m, 'idField', '/messages'),
       senderField: str(m, 'senderField', '/messages'),
       receiverField: str(m, 'receiverField', '/messages'),
@@ -427,7 +483,7 @@ export const messagingDriver = defineDriver<MessagingParams>({
     };
     const a = isJsonObject(params.args) ? params.args : {};
     const args: MessagingParams['args'] = {};
-    for (const k of ['receiver', 'text', 'keyword', 'name', 'user', 'messageId'] as const) if (typeof a[k] === 'string') args[k] = a[k];
+    for (const k of ['receiver', 'text', 'keyword', 'name', 'user', 'messageId', 'sender'] as const) if (typeof a[k] === 'string') args[k] = a[k];
     const out: MessagingParams = {
       op: op as MessagingOp,
       users,

@@ -77,7 +77,7 @@ describe('messagingFamily', () => {
 
   it('generates a directory of realistic names and a log between them, with no current user while a sign-in exists', () => {
     const { spec } = synth(teamChat);
-    const users = spec.seedState.users as Record<string, string>;
+    const users = spec.seedState.user_directory as Record<string, string>;
     expect(Object.keys(users).length).toBeGreaterThanOrEqual(3);
     for (const name of Object.keys(users)) expect(name).toMatch(/^[A-Z][A-Za-z'-]+ [A-Z][A-Za-z' -]+$/);
     expect(spec.seedState.current_user).toBeNull();
@@ -89,7 +89,7 @@ describe('messagingFamily', () => {
   it('sends, shows, searches and removes messages, shaped by the output schemas', () => {
     const { spec } = synth(teamChat);
     const { call, ok } = session(spec);
-    const users = spec.seedState.users as Record<string, string>;
+    const users = spec.seedState.user_directory as Record<string, string>;
     const [me, other] = Object.values(users) as [string, string];
     expect(call('dm_send', { recipient_id: other, text: 'hello' }).ok).toBe(false); // not signed in
     expect(ok('chat_signin', { member_id: me })).toMatchObject({ signed_in: true });
@@ -106,7 +106,7 @@ describe('messagingFamily', () => {
   it('adds contacts with the next id of the directory pattern, and refuses a name already there', () => {
     const { spec } = synth(teamChat);
     const { call, ok } = session(spec);
-    const users = spec.seedState.users as Record<string, string>;
+    const users = spec.seedState.user_directory as Record<string, string>;
     const ids = Object.values(users);
     const added = JSON.stringify(ok('contacts_add', { name: 'Priya Raman' }));
     const next = `USR${String(ids.length + 1).padStart(3, '0')}`;
@@ -152,7 +152,7 @@ describe('messagingFamily', () => {
     expect(coverage.filter((c) => !c.works)).toEqual([]);
     expect(coverage.map((c) => c.pattern)).toEqual(['messaging:send', 'messaging:list-received', 'messaging:get', 'messaging:search', 'messaging:delete']);
     const { call, ok } = session(spec);
-    const other = Object.values(spec.seedState.users as Record<string, string>)[1] as string;
+    const other = Object.values(spec.seedState.user_directory as Record<string, string>)[1] as string;
     const id = (ok('send_email', { to: other, subject: 'Invoice 4471', body: 'Attached, due Friday.' }) as { email_id: string }).email_id;
     expect(JSON.stringify(ok('read_email', { email_id: id }))).toContain('Invoice 4471');
     expect(JSON.stringify(ok('search_emails', { query: 'invoice' }))).toContain('Attached, due Friday.');

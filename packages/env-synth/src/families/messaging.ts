@@ -20,6 +20,8 @@ type Op =
   | 'search'
   | 'delete'
   | 'get'
+  | 'latest-id'
+  | 'earliest-id'
   | 'add-contact'
   | 'list-users'
   | 'user-id'
@@ -45,11 +47,25 @@ function textParam(a: ToolAnalysis): string | undefined {
 
 function receiverParam(a: ToolAnalysis): string | undefined {
   const text = textParam(a);
-  return a.params.find((p) => p.name !== text && (p.schema.type === 'string' || p.schema.type === 'integer') && paramWords(p.name).some((w) => RECEIVER_WORDS.has(w)))?.name;
+  const sender = senderParam(a);
+  const candidates = a.params.filter((p) => p.name !== text && p.name !== sender && (p.schema.type === 'string' || p.schema.type === 'integer') && paramWords(p.name).some((w) => RECEIVER_WORDS.has(w)));
+  // `receiver_name` before `user_name`: the most specific role word wins.
+  return (candidates.find((p) => paramWords(p.name).some((w) => w === 'receiver' || w === 'recipient' || w === 'to')) ?? candidates[0])?.name;
 }
 
 function keywordParam(a: ToolAnalysis): string | undefined {
   return a.params.find((p) => p.schema.type === 'string' && /^(keyword|keywords|query|q|term|search|search_term|text)$/.test(p.name))?.name;
+}
+
+/** The parameter naming who sends (`sender_name`, `from`). */
+function senderParam(a: ToolAnalysis): string | undefined {
+  return a.params.find((p) => (p.schema.type === 'string' || p.schema.type === 'integer') && paramWords(p.name).some((w) => w === 'sender' || w === 'from'))?.name;
+}
+
+/** The parameter of a search that narrows it to one user's messages (`user_name`). */
+function userFilterParam(a: ToolAnalysis): string | undefined {
+  const keyword = keywordParam(a);
+  return a.params.find((p) => p.name !== keyword && p.schema.type === 'string' && paramWords(p.name).some((w) => w === 'user' || w === 'username' || w === 'member' || w === 'contact'))?.name;
 }
 
 /** A parameter naming one message by id (`message_id`, `email_id`, `id`). */
@@ -92,6 +108,12 @@ function opOf(a: ToolAnalysis, loginClaimable: boolean): Op | undefined {
   if (msg && (w.includes('stats') || w.includes('statistics') || w.includes('summary'))) return 'stats';
   if (msg && a.verbClass === 'delete') return 'delete';
   if (msg && a.verbClass === 'lookup' && messageIdParam(a) !== undefined) return 'get';
+  const required = a.params.filter((p) => p.required);
+  if (msg && w.includes('id') && required.length === 0 && w.some((x) => x === 'latest' || x === 'last' || x === 'newest' || x === 'recent')) return 'latest-id';
+  if (msg && w.includes('id') && required.length === 0 && w.some((x) => x === 'earliest' || x === 'first' || x === 'oldest')) return 'earliest-id';
+  // A read narrowed by who sent or received (the messages between two users).
+  const filters = new Set([senderParam(a), receiverParam(a)].filter((x) => x !== undefined));
+  if (msg && (a.verbClass === 'lookup' || a.verbClass === 'list') && keywordParam(a) === undefined && filters.size > 0 && required.every((p) => filters.has(p.name))) return 'list-all';
   if (msg && (a.verb === 'search' || a.verb === 'find') && keywordParam(a) !== undefined) return 'search';
   if (msg && (w.includes('sent') || w.includes('outbox'))) return 'list-sent';
   if (msg && (w.includes('inbox') || w.includes('received'))) return 'list-received';
@@ -108,7 +130,7 @@ function opOf(a: ToolAnalysis, loginClaimable: boolean): Op | undefined {
 
 interface UsersModel {
   key: string;
-  shape: 'name-to-id' | 'records';
+  shape: 'name-to-id' | 'name-to-record' | 'records';
   idField: string;
   nameField: string;
   idPrefix: string;
@@ -119,6 +141,7 @@ interface UsersModel {
 interface MessagesModel {
   key: string;
   shape: 'pairs' | 'records';
+  container: 'list' | 'map';
   idField: string;
   senderField: string;
   receiverField: string;
@@ -162,14 +185,27 @@ function abbreviation(noun: string): string {
   return (first + consonants).slice(0, 3).toUpperCase();
 }
 
+/** The users of a directory value, whatever its shape. */
+function directoryOf(v: JsonValue | undefined, u: { shape: UsersModel['shape']; idField: string; nameField: string }): { id: string; name: string }[] {
+  if (u.shape === 'name-to-id') return isJsonObject(v) ? Object.entries(v).map(([name, id]) => ({ id: String(id), name })) : [];
+  if (u.shape === 'name-to-record') return isJsonObject(v) ? Object.entries(v).map(([name, r]) => ({ id: String(isJsonObject(r) ? r[u.idField] : name), name })) : [];
+  return Array.isArray(v) ? v.filter(isJsonObject).map((r) => ({ id: String(r[u.idField]), name: String(r[u.nameField] ?? r[u.idField]) })) : [];
+}
+
 /** The directory: a key naming users, or any map of names to ids that holds the current user's id. */
 function findUsers(sample: JsonObject, currentId: string | undefined): { key: string; shape: UsersModel['shape']; idField: string; nameField: string } | undefined {
   for (const [k, v] of Object.entries(sample)) {
     const kw = keyWords(k);
-    const holdsCurrent = currentId !== undefined && isJsonObject(v) && Object.values(v).includes(currentId);
+    const holdsCurrent = currentId !== undefined && isJsonObject(v) && Object.values(v).some((x) => x === currentId || (isJsonObject(x) && Object.values(x).includes(currentId)));
     if (!kw.some((w) => DIRECTORY_WORDS.has(w)) && !holdsCurrent) continue;
     if (isJsonObject(v) && Object.keys(v).length > 0 && Object.values(v).every((x) => typeof x === 'string' && x.length > 0)) {
       return { key: k, shape: 'name-to-id', idField: 'id', nameField: 'name' };
+    }
+    // Names mapped to user records that carry the id (`{"Ann": {"user_id": "U1", …}}`).
+    if (isJsonObject(v) && Object.keys(v).length > 0 && Object.values(v).every(isJsonObject)) {
+      const first = Object.values(v)[0] as JsonObject;
+      const idField = Object.keys(first).find((f) => /(^|_)id$/.test(f));
+      if (idField !== undefined && Object.values(v).every((r) => typeof (r as JsonObject)[idField] === 'string')) return { key: k, shape: 'name-to-record', idField, nameField: 'name' };
     }
     if (Array.isArray(v) && v.length > 0 && v.every(isJsonObject)) {
       const first = v[0] as JsonObject;
@@ -191,20 +227,29 @@ function findMessages(sample: JsonObject, taken: ReadonlySet<string>): { key: st
   const entries = Object.entries(sample).filter(([k]) => !taken.has(k));
   for (const [k, v] of entries) {
     if (!keyWords(k).some((w) => MESSAGE_WORDS.has(w))) continue;
-    if (!Array.isArray(v)) continue;
-    if (v.length > 0 && isPairLog(v)) return { key: k, shape: 'pairs' };
-    const first = v.find(isJsonObject);
+    // An object of messages keyed by their ids.
+    const keyed = isJsonObject(v) && Object.keys(v).length > 0 && Object.values(v).every(isJsonObject);
+    if (!Array.isArray(v) && !keyed) continue;
+    const list = Array.isArray(v) ? v : Object.values(v as JsonObject);
+    if (Array.isArray(v) && v.length > 0 && isPairLog(v)) return { key: k, shape: 'pairs', fields: { container: 'list' } };
+    const first = list.find(isJsonObject);
     if (first !== undefined) {
       const f = Object.keys(first);
       const textField = f.find((x) => TEXT_PARAM.test(x));
       const receiverField = f.find((x) => words(x).some((w) => w === 'receiver' || w === 'recipient' || w === 'to'));
       const senderField = f.find((x) => words(x).some((w) => w === 'sender' || w === 'from' || w === 'author'));
       if (textField && receiverField) {
-        const fields: Partial<MessagesModel> = { textField, receiverField, senderField: senderField ?? 'sender_id', idField: f.find((x) => x === 'id' || x === 'message_id') ?? 'id' };
+        const fields: Partial<MessagesModel> = {
+          textField,
+          receiverField,
+          senderField: senderField ?? 'sender_id',
+          idField: f.find((x) => x === 'id' || x === 'message_id') ?? 'id',
+          container: Array.isArray(v) ? 'list' : 'map',
+        };
         return { key: k, shape: 'records', fields };
       }
     }
-    if (v.length === 0) return { key: k, shape: 'pairs' };
+    if (Array.isArray(v) && v.length === 0) return { key: k, shape: 'pairs', fields: { container: 'list' } };
   }
   return undefined;
 }
@@ -266,12 +311,12 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
   if (foundUsers !== undefined) {
     adopt(foundUsers.key);
     const v = owned[foundUsers.key];
-    const ids = isJsonObject(v) ? Object.values(v).map(String) : Array.isArray(v) ? v.filter(isJsonObject).map((r) => String(r[foundUsers.idField])) : [];
+    const ids = directoryOf(v, foundUsers).map((u) => u.id);
     const pattern = idPattern(ids) ?? { prefix: '', width: 1 };
     users = { ...foundUsers, idPrefix: pattern.prefix, idWidth: pattern.width };
   } else {
     const pattern = (currentId !== undefined ? idPattern([currentId]) : undefined) ?? { prefix: abbreviation('user'), width: 3 };
-    const key = freeKey('users', reserved, owned);
+    const key = freeKey('user_directory', reserved, owned);
     const rng = createRng(input.seed, 'messaging', 'users');
     // As many users as the sample counts, when it counts them.
     const counted = userCountKey !== undefined ? sample?.[userCountKey] : undefined;
@@ -292,12 +337,10 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
     // no count: new ids continue from the largest id number
   }
 
-  const userIds = (): string[] => {
-    const v = owned[users.key];
-    if (isJsonObject(v)) return Object.values(v).map(String);
-    return Array.isArray(v) ? v.filter(isJsonObject).map((r) => String(r[users.idField])) : [];
-  };
-  if (current === undefined) {
+  const userIds = (): string[] => directoryOf(owned[users.key], users).map((u) => u.id);
+  // A current user only where the app has one: a login, or sends that do not name their sender.
+  const sendNamesSender = sendTool !== undefined && senderParam(sendTool) !== undefined;
+  if (current === undefined && (hasLogin || !sendNamesSender)) {
     const key = freeKey('current_user', reserved, owned);
     owned[key] = hasLogin ? null : (userIds()[0] ?? null);
     current = [key];
@@ -308,14 +351,15 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
   let messages: MessagesModel;
   if (foundMessages !== undefined) {
     adopt(foundMessages.key);
-    messages = { key: foundMessages.key, shape: foundMessages.shape, idField: 'id', senderField: 'sender_id', receiverField: 'receiver_id', textField: 'text', ...(foundMessages.fields ?? {}) };
+    messages = { key: foundMessages.key, shape: foundMessages.shape, container: 'list', idField: 'id', senderField: 'sender_id', receiverField: 'receiver_id', textField: 'text', ...(foundMessages.fields ?? {}) };
   } else {
     const key = freeKey('messages', reserved, owned);
     const sendArgs = sendTool !== undefined ? { receiver: receiverParam(sendTool), text: textParam(sendTool) } : {};
-    messages = { key, shape: 'records', idField: 'id', senderField: 'sender_id', receiverField: sendArgs.receiver ?? 'receiver_id', textField: sendArgs.text ?? 'text' };
+    messages = { key, shape: 'records', container: 'list', idField: 'id', senderField: 'sender_id', receiverField: sendArgs.receiver ?? 'receiver_id', textField: sendArgs.text ?? 'text' };
     const rng = createRng(input.seed, 'messaging', 'messages');
     const ids = userIds();
-    const me = typeof owned[current[0] as string] === 'string' ? (owned[current[0] as string] as string) : ids[0];
+    const cur = current !== undefined ? owned[current[0] as string] : undefined;
+    const me = typeof cur === 'string' ? cur : ids[0];
     const log: JsonObject[] = [];
     const others = ids.filter((x) => x !== me);
     for (let i = 0; i < Math.min(4, others.length * 2) && me !== undefined; i++) {
@@ -334,7 +378,8 @@ function buildModel(input: FamilyInput, ops: ReadonlyMap<string, Op>): Model {
   if (countKey !== undefined) adopt(countKey);
   const existing = idsKey !== undefined ? (owned[idsKey] as JsonValue[]) : [];
   const digits = existing.length > 0 ? Math.max(...existing.map((x) => String(x).length)) : 5;
-  const model: Model = { users, messages, current, idType, idDigits: digits, owned, adopted };
+  const model: Model = { users, messages, idType, idDigits: digits, owned, adopted };
+  if (current !== undefined) model.current = current;
   if (idsKey !== undefined) model.idsKey = idsKey;
   if (countKey !== undefined) model.countKey = countKey;
   return model;
@@ -362,6 +407,8 @@ const VOCAB: Record<Op, FactSpec[]> = {
   send: [STATUS, fact('receiver', 'id', 'receiver recipient to target'), NOTE, fact('message_id', 'id', 'message id'), fact('text', 'string', 'content text body')],
   delete: [STATUS, fact('receiver', 'id', 'receiver recipient to target'), NOTE, fact('message_id', 'id', 'message id'), fact('text', 'string', 'content text body')],
   get: ITEM,
+  'latest-id': [fact('message_id', 'id', 'message id latest earliest last first'), fact('text', 'string', 'message content text'), fact('receiver', 'id', 'receiver recipient')],
+  'earliest-id': [fact('message_id', 'id', 'message id latest earliest last first'), fact('text', 'string', 'message content text'), fact('receiver', 'id', 'receiver recipient')],
   'list-sent': [fact('grouped', 'object', 'messages grouped conversations by'), fact('messages', 'list', 'messages list results items sent', ITEM), fact('count', 'number', 'count total number')],
   'list-received': [fact('grouped', 'object', 'messages grouped conversations by'), fact('messages', 'list', 'messages list results items inbox received', ITEM), fact('count', 'number', 'count total number')],
   'list-all': [fact('grouped', 'object', 'messages grouped conversations by'), fact('messages', 'list', 'messages list results items', ITEM), fact('count', 'number', 'count total number')],
@@ -387,6 +434,9 @@ function defaultOutput(op: Op, idType: 'integer' | 'string'): JsonSchemaObject {
       return obj({ sent: B, message_id: idType === 'integer' ? I : S, receiver_id: S, message: S });
     case 'delete':
       return obj({ deleted: B, receiver_id: S, message: S });
+    case 'latest-id':
+    case 'earliest-id':
+      return obj({ message_id: idType === 'integer' ? I : S });
     case 'get':
       return { type: 'object', properties: { id: idType === 'integer' ? I : S, sender_id: S, receiver_id: S, text: S }, additionalProperties: true };
     case 'list-sent':
@@ -444,11 +494,7 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
 
   // Seed facts the probes build on.
   const uv = model.owned[model.users.key];
-  const userList: { id: string; name: string }[] = isJsonObject(uv)
-    ? Object.entries(uv).map(([name, id]) => ({ id: String(id), name }))
-    : Array.isArray(uv)
-      ? uv.filter(isJsonObject).map((r) => ({ id: String(r[model.users.idField]), name: String(r[model.users.nameField]) }))
-      : [];
+  const userList = directoryOf(uv, model.users);
   const curKey = model.current?.[0];
   const seededCurrent = curKey !== undefined && typeof model.owned[curKey] === 'string' ? (model.owned[curKey] as string) : undefined;
   const me = seededCurrent ?? userList[0]?.id;
@@ -462,15 +508,32 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
     return t !== undefined && p !== undefined ? [{ name: t.tool.name, args: { [p]: me } }] : [];
   };
   const sendTool = toolOf('send');
+  // A user as a parameter wants them: by name when the parameter says so, else by id.
+  const asArg = (param: string, u: { id: string; name: string } | undefined): JsonValue | undefined => (u === undefined ? undefined : paramWords(param).includes('name') ? u.name : u.id);
+  const meUser = userList.find((u) => u.id === me);
+  // The sender, receiver and user filters of a read, for a message from the current user to `other`.
+  const filterArgs = (a: ToolAnalysis): JsonObject => {
+    const out: JsonObject = {};
+    const op = ops.get(a.tool.name);
+    const sp = senderParam(a);
+    const rp = op === 'list-all' ? receiverParam(a) : undefined;
+    const up = op === 'search' ? userFilterParam(a) : undefined;
+    for (const [p, u] of [[sp, meUser], [rp, other], [up, meUser]] as const) {
+      const v = p !== undefined ? asArg(p, u) : undefined;
+      if (p !== undefined && v !== undefined) out[p] = v;
+    }
+    return out;
+  };
   const sendCall = (text: string): { name: string; args: JsonObject } | undefined => {
     if (sendTool === undefined || other === undefined) return undefined;
     const r = receiverParam(sendTool);
     const t = textParam(sendTool);
     if (r === undefined || t === undefined) return undefined;
+    const sp = senderParam(sendTool);
     // Other required arguments (a subject, a priority) get a plain value of their type.
     const extra: JsonObject = {};
     for (const p of sendTool.params) {
-      if (!p.required || p.name === r || p.name === t) continue;
+      if (!p.required || p.name === r || p.name === t || p.name === sp) continue;
       const choices = Array.isArray(p.schema.enum) ? (p.schema.enum as JsonValue[]) : undefined;
       if (choices !== undefined && choices.length > 0) extra[p.name] = choices[0] as JsonValue;
       else if (p.schema.type === 'string') extra[p.name] = `Probe ${p.name.replace(/_/g, ' ')}`;
@@ -478,7 +541,8 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
       else if (p.schema.type === 'boolean') extra[p.name] = false;
       else return undefined;
     }
-    return { name: sendTool.tool.name, args: { [r]: other.id, [t]: text, ...extra } };
+    const from = sp !== undefined ? asArg(sp, meUser) : undefined;
+    return { name: sendTool.tool.name, args: { [r]: asArg(r, other) as JsonValue, [t]: text, ...extra, ...(sp !== undefined && from !== undefined ? { [sp]: from } : {}) } };
   };
   const readers = (['list-sent', 'list-all', 'search', 'list-received'] as const).map((op) => ({ op, tool: toolOf(op) })).filter((x) => x.tool !== undefined);
   const readCall = (text: string): { name: string; args: JsonObject } | undefined => {
@@ -487,15 +551,22 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
       if (op === 'list-received' && model.messages.shape === 'records') continue;
       if (op === 'search') {
         const k = keywordParam(tool);
-        if (k !== undefined) return { name: tool.tool.name, args: { [k]: text.split(' ')[1] ?? text } };
+        if (k !== undefined) return { name: tool.tool.name, args: { ...filterArgs(tool), [k]: text.split(' ')[1] ?? text } };
         continue;
       }
-      return { name: tool.tool.name, args: {} };
+      return { name: tool.tool.name, args: filterArgs(tool) };
     }
     return undefined;
   };
   const log = model.owned[model.messages.key];
-  const logTexts = (Array.isArray(log) ? log : []).filter(isJsonObject).map((e) => (model.messages.shape === 'pairs' ? Object.values(e)[0] : e[model.messages.textField]));
+  // The seeded messages with their ids (a field of the record, or its key in a map).
+  const logItems: { id: JsonValue | undefined; entry: JsonObject }[] = [];
+  const stored: [string | undefined, JsonValue][] = Array.isArray(log) ? log.map((e): [undefined, JsonValue] => [undefined, e]) : isJsonObject(log) ? Object.entries(log) : [];
+  for (const [key, entry] of stored) {
+    if (!isJsonObject(entry)) continue;
+    logItems.push({ id: entry[model.messages.idField] ?? (key === undefined ? undefined : /^\d+$/.test(key) ? Number(key) : key), entry });
+  }
+  const logTexts = logItems.map((x) => x.entry).map((e) => (model.messages.shape === 'pairs' ? Object.values(e)[0] : e[model.messages.textField]));
   const firstText = logTexts.find((t): t is string => typeof t === 'string');
 
   const tools: Record<string, PlannedTool> = {};
@@ -506,7 +577,9 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
     const set = (role: string, v: string | undefined): void => {
       if (v !== undefined) args[role] = v;
     };
-    if (op === 'send' || op === 'delete') set('receiver', receiverParam(a));
+    if (op === 'send' || op === 'delete' || op === 'list-all') set('receiver', receiverParam(a));
+    if (op === 'send' || op === 'list-all' || op === 'search') set('sender', senderParam(a));
+    if (op === 'search') set('user', userFilterParam(a));
     if (op === 'send') set('text', textParam(a));
     if (op === 'delete' || op === 'get') set('messageId', messageIdParam(a));
     const extraArgs = op === 'send' ? a.params.filter((p) => p.name !== args.receiver && p.name !== args.text && (p.schema.type === 'string' || p.schema.type === 'integer' || p.schema.type === 'number' || p.schema.type === 'boolean')).map((p) => p.name) : [];
@@ -550,12 +623,15 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
       case 'delete': {
         if (args.messageId !== undefined) {
           // By id: a seeded message of the current user goes, and a read no longer shows it.
-          const entry = (Array.isArray(log) ? log : []).filter(isJsonObject).find((e) => e[model.messages.idField] !== undefined && (e[model.messages.senderField] === me || e[model.messages.receiverField] === me));
-          if (entry === undefined || model.messages.shape !== 'records') break;
-          const gone = String(entry[model.messages.textField]);
+          const item = logItems.find((x) => x.id !== undefined && (x.entry[model.messages.senderField] === me || x.entry[model.messages.receiverField] === me)) ?? logItems.find((x) => x.id !== undefined);
+          if (item === undefined || model.messages.shape !== 'records') break;
+          const gone = String(item.entry[model.messages.textField]);
           const read = readCall(gone);
-          probes.push({ before: login, args: { [args.messageId]: entry[model.messages.idField] as JsonValue }, changes: true, ...(read !== undefined ? { then: [{ ...read, lacks: [JSON.stringify(gone).slice(1, -1)] }] } : {}) });
-          probes.push({ before: login, args: { [args.messageId]: typeof entry[model.messages.idField] === 'number' ? 1 : 'no-such-message' }, ok: false });
+          const del = { [args.messageId]: item.id as JsonValue };
+          probes.push({ before: login, args: del, changes: true, ...(read !== undefined ? { then: [{ ...read, lacks: [JSON.stringify(gone).slice(1, -1)] }] } : {}) });
+          // Once deleted it is gone: deleting it again is an error, as is an id that never existed.
+          probes.push({ before: [...login, { name, args: del }], args: del, ok: false });
+          probes.push({ before: login, args: { [args.messageId]: typeof item.id === 'number' ? 987654 : 'no-such-message' }, ok: false });
           break;
         }
         const call = sendCall(marker);
@@ -569,27 +645,35 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
       case 'list-received':
       case 'search': {
         const call = sendCall(marker);
-        const read = op === 'search' ? { name, args: { [args.keyword ?? 'keyword']: 'seventeen' } } : { name, args: {} };
+        const read = op === 'search' ? { name, args: { ...filterArgs(a), [args.keyword ?? 'keyword']: 'seventeen' } } : { name, args: filterArgs(a) };
         if (call !== undefined && (op !== 'list-received' || model.messages.shape === 'pairs')) {
           probes.push({ before: [...login, call], args: read.args, changes: false, outputContains: [marker] });
         } else {
           // A seeded message the read must show: for an inbox, one addressed to the current user.
-          const entries = (Array.isArray(log) ? log : []).filter(isJsonObject);
+          const entries = logItems.map((x) => x.entry);
           const received = entries.find((e) => model.messages.shape === 'pairs' || e[model.messages.receiverField] === me);
           const shown = op === 'list-received' ? (received !== undefined ? received[model.messages.textField] : undefined) : firstText;
           if (typeof shown === 'string') {
             probes.push({ before: login, args: op === 'search' ? { [args.keyword ?? 'keyword']: shown.split(' ')[0] ?? shown } : {}, changes: false, outputContains: [JSON.stringify(shown).slice(1, -1)] });
           }
         }
-        if (op === 'search' && args.keyword !== undefined) probes.push({ before: login, args: { [args.keyword]: 'zzqx-no-such-word' }, changes: false, outputContains: ['[]'] });
+        if (op === 'search' && args.keyword !== undefined) probes.push({ before: login, args: { ...filterArgs(a), [args.keyword]: 'zzqx-no-such-word' }, changes: false, outputContains: ['[]'] });
         break;
       }
       case 'get': {
         // A seeded message with an id (a records log has them; a log of pairs has none).
-        const entry = (Array.isArray(log) ? log : []).filter(isJsonObject).find((e) => model.messages.shape === 'records' && e[model.messages.idField] !== undefined && (me === undefined || e[model.messages.senderField] === me || e[model.messages.receiverField] === me));
-        if (entry === undefined || args.messageId === undefined) break;
-        probes.push({ before: login, args: { [args.messageId]: entry[model.messages.idField] as JsonValue }, changes: false, outputContains: [JSON.stringify(entry[model.messages.textField]).slice(1, -1)] });
-        probes.push({ before: login, args: { [args.messageId]: typeof entry[model.messages.idField] === 'number' ? 1 : 'no-such-message' }, ok: false });
+        const item = logItems.find((x) => model.messages.shape === 'records' && x.id !== undefined && (me === undefined || x.entry[model.messages.senderField] === me || x.entry[model.messages.receiverField] === me));
+        if (item === undefined || args.messageId === undefined) break;
+        probes.push({ before: login, args: { [args.messageId]: item.id as JsonValue }, changes: false, outputContains: [JSON.stringify(item.entry[model.messages.textField]).slice(1, -1)] });
+        probes.push({ before: login, args: { [args.messageId]: typeof item.id === 'number' ? 987654 : 'no-such-message' }, ok: false });
+        break;
+      }
+      case 'latest-id':
+      case 'earliest-id': {
+        const withId = logItems.filter((x) => x.id !== undefined && (model.current === undefined || me === undefined || model.messages.shape !== 'records' || x.entry[model.messages.senderField] === me || x.entry[model.messages.receiverField] === me));
+        const pick = op === 'latest-id' ? withId[withId.length - 1] : withId[0];
+        if (pick === undefined || withId.length < 2) break;
+        probes.push({ before: login, args: {}, changes: false, outputContains: [`:${JSON.stringify(pick.id)}`] });
         break;
       }
       case 'stats': {
@@ -597,7 +681,7 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
         const used = factsIn(params.output as JsonValue).find((x) => x === 'received' || x === 'sent' || x === 'total' || x === 'contacts' || x === 'users');
         const call = sendCall(marker);
         if (used === undefined || me === undefined) break;
-        const entries = (Array.isArray(log) ? log : []).filter(isJsonObject);
+        const entries = logItems.map((x) => x.entry);
         const msgs = entries.map((e) =>
           model.messages.shape === 'pairs'
             ? { sender: me, receiver: Object.keys(e)[0] ?? '' }
@@ -688,14 +772,14 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
 
 function schemaOf(key: string, value: JsonValue, model: Model): JsonSchemaObject {
   if (key === model.users.key) {
-    return model.users.shape === 'name-to-id'
-      ? { type: 'object', additionalProperties: { type: 'string' } }
-      : { type: 'array', items: { type: 'object', required: [model.users.idField, model.users.nameField] } };
+    if (model.users.shape === 'name-to-id') return { type: 'object', additionalProperties: { type: 'string' } };
+    if (model.users.shape === 'name-to-record') return { type: 'object', additionalProperties: { type: 'object', required: [model.users.idField] } };
+    return { type: 'array', items: { type: 'object', required: [model.users.idField, model.users.nameField] } };
   }
   if (key === model.messages.key) {
-    return model.messages.shape === 'pairs'
-      ? { type: 'array', items: { type: 'object', minProperties: 1 } }
-      : { type: 'array', items: { type: 'object', required: [model.messages.receiverField, model.messages.textField] } };
+    if (model.messages.shape === 'pairs') return { type: 'array', items: { type: 'object', minProperties: 1 } };
+    const record: JsonSchemaObject = { type: 'object', required: [model.messages.receiverField, model.messages.textField] };
+    return model.messages.container === 'map' ? { type: 'object', additionalProperties: record } : { type: 'array', items: record };
   }
   if (model.current !== undefined && key === model.current[0]) return { type: ['string', 'null'] };
   if (key === model.idsKey) return { type: 'array', items: { type: model.idType === 'integer' ? 'integer' : 'string' } };

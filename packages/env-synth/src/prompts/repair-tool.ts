@@ -2,8 +2,11 @@
 
 /** A failed check of an implementation, as the repair message states it. */
 export interface ToolFailureDescription {
-  /** What failed: `compile`, `call` (a crash, time-out, bad output) or `state` (the state broke). */
-  phase: 'compile' | 'call' | 'state';
+  /**
+   * What failed: `compile`, `call` (a crash, time-out, bad output), `state` (the state broke) or
+   * `behaviour` (it ran, but did not do what the tool says: the behavioural self-check).
+   */
+  phase: 'compile' | 'call' | 'state' | 'behaviour';
   /** The runtime's code (`timeout`, `tool_error`, `output_invalid`, `state_invalid`, …). */
   code: string;
   /** What went wrong, with the runtime's message. */
@@ -16,6 +19,7 @@ const WHAT: Record<ToolFailureDescription['phase'], string> = {
   compile: 'The source was rejected before it could run.',
   call: 'A call crashed or answered something invalid.',
   state: 'A call succeeded but left the state invalid against the state schema.',
+  behaviour: 'The calls ran, but the tool did not do what its description says (a write must change the state so that a later read shows it; a read must change nothing).',
 };
 
 /** The user message after a failed check: the error, the failing call and the code that failed. */
