@@ -1,11 +1,11 @@
 /**
  * What a tool does to one kind of state resource:
  *
- * - `reads`: looks at an existing instance (`cat` reads a file, `get_ticket` reads a ticket);
- * - `creates`: makes a new one (`mkdir` a directory, `create_ticket` a ticket, `login` a session);
+ * - `reads`: looks at an existing instance (`cat` reads a file, `show_case` reads a case);
+ * - `creates`: makes a new one (`mkdir` a directory, `open_case` a case, `sign_in` a session);
  * - `changes`: alters an existing one (`echo` into a file, `cd` the working directory);
  * - `removes`: deletes one (`rm` a file, `logout` the session);
- * - `requires`: needs one to exist without naming it (`send_message` needs a session);
+ * - `requires`: needs one to exist without naming it (`post_note` needs a session);
  * - `lists`: returns the instances the state holds now, at the output path `path`
  *   (`ls` lists the entries of the working directory at `entries[]`). A listing may hold other
  *   things besides (a directory lists files and folders).
@@ -30,7 +30,7 @@ export interface ToolEffect {
   action: EffectAction;
   /**
    * The kind of resource, in words shared by the tools of one environment (`file`, `directory`,
-   * `working directory`, `session`, `ticket`, `watchlist entry`). Tools are linked only through
+   * `working directory`, `session`, `case`, `followed symbol`). Tools are linked only through
    * equal resource names.
    */
   resource: string;

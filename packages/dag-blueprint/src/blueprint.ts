@@ -74,7 +74,7 @@ export type BlueprintNode = ToolNode | ReasoningNode | UserNode;
 /**
  * A dependency: `to` reads `from` (for `parameter`, or `input` for a reasoning node). With
  * `kind: 'state'` it binds nothing: the call `to` acts on the state the call `from` left (a
- * session `login` opened, the directory `cd` entered), so it runs after it; `parameter` then
+ * session `sign_in` opened, the directory `cd` entered), so it runs after it; `parameter` then
  * names the resource.
  */
 export interface BlueprintEdge {

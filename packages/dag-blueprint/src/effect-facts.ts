@@ -37,7 +37,7 @@ const ACTS_ON: ReadonlySet<ToolEffect['action']> = new Set(['reads', 'changes', 
  * - a parameter through which the tool reads, changes or removes a resource names an instance
  *   the state holds now: one that a listing tool of that resource shows (`cat(file_name)` takes a
  *   file `ls` shows in the current directory); a parameter that also creates another resource
- *   (`add_to_watchlist(symbol)`: reads a stock, creates a watchlist entry) skips instances that
+ *   (`follow_symbol(symbol)`: reads a stock, creates a followed symbol) skips instances that
  *   resource already has;
  * - a parameter through which it creates a resource is a new value in the style of the existing
  *   ones (`drafts` → `drafts_2`, `notes.txt` → `notes_2.txt`), which the user states;

@@ -442,7 +442,7 @@ function addExtraOps(ctx: ExtraContext): void {
 
 /**
  * The walk's tools with, before the first tool that requires a resource no earlier tool creates
- * (a session), the tool of the graph that creates it (`login`), as its declared effects say.
+ * (a session), the tool of the graph that creates it (`sign_in`), as its declared effects say.
  * `established` carries the resources created so far across the merged walks.
  */
 function withPrerequisites(tools: readonly string[], graph: DependencyGraph, toolByName: ReadonlyMap<string, EffectfulTool>, established: Set<string>): string[] {

@@ -37,19 +37,19 @@ export interface BuildDependencyGraphOptions {
   /** Allow an edge from a tool to itself (its output feeding its own next call). Default: `false`. */
   selfLoops?: boolean;
   /**
-   * A lookup that returns the record its id argument names (`get_user_details(user_id)` → a
+   * A lookup that returns the record its id argument names (`get_member_details(user_id)` → a
    * user without a `user_id` field) also supplies that id, as output path `$input.user_id`.
    * Default: `true`.
    */
   lookupKeys?: boolean;
   /**
    * Keep edges into an id resolver (a read tool whose every output is an identifier, such as
-   * `find_user_id_by_email`) from a tool that already outputs those identifiers or takes them
-   * as arguments (`get_user_details → find_user_id_by_email` via `email`). Default: `false`.
+   * `find_member_id_by_email`) from a tool that already outputs those identifiers or takes them
+   * as arguments (`get_member_details → find_member_id_by_email` via `email`). Default: `false`.
    */
   keepRedundant?: boolean;
   /**
-   * What decides read vs write: `hints` (declared `readOnly`/`destructive` hints and tau2/VitaBench
+   * What decides read vs write: `hints` (declared `readOnly`/`destructive` hints and benchmark tool-type
    * tool types first, the name's verb as fallback) or `names` (the verb first). Default: `'hints'`.
    */
   access?: 'hints' | 'names';
@@ -146,7 +146,7 @@ export function analyzeTools(tools: readonly DependencyTool[], options: Resolved
 }
 
 /**
- * `get_user_details(user_id)` returns the user that `user_id` names: when the output is a
+ * `get_member_details(user_id)` returns the user that `user_id` names: when the output is a
  * record of the tool's entity and carries no id of it, the argument is offered as `$input.user_id`.
  */
 function lookupKeySlots(tool: DependencyTool, params: readonly KeyedSlot[], outputs: readonly KeyedSlot[]): KeyedSlot[] {
@@ -262,7 +262,7 @@ export function refreshStarts(graph: DependencyGraph): void {
  * Output schemas are walked into paths (`user_id`, `orders[]`, `items[].item_id`,
  * `payment_methods.*.id`), parameters into slots (`order_id`, `item_ids`, `address.city`), and
  * each pair is scored by name (equal names; entity ids such as `users[].id` → `user_id`,
- * `orders[]` → `order_id`, `find_user_id_by_email`'s bare output → `user_id`; qualifiers such as
+ * `orders[]` → `order_id`, `find_member_id_by_email`'s bare output → `user_id`; qualifiers such as
  * `new_` dropped), gated by type, format and enum compatibility, with overlapping enums as a
  * match of their own. Low-information names (`name`, `status`, `date`) score below the default
  * threshold on their own. Nodes carry read/write access and whether a walk may start there.
@@ -272,8 +272,8 @@ export function refreshStarts(graph: DependencyGraph): void {
  * @throws DepGraphError `E_OPTIONS` for bad options or a nameless tool, `E_DUPLICATE_TOOL` for two tools with one name.
  * @example
  * const graph = buildDependencyGraph(spec.tools);
- * graph.edge('get_user_details', 'get_order_details'); // 'get_user_details->get_order_details'
- * graph.getEdgeAttribute('get_user_details->get_order_details', 'bindings');
+ * graph.edge('get_member_details', 'get_booking_details'); // 'get_member_details->get_booking_details'
+ * graph.getEdgeAttribute('get_member_details->get_booking_details', 'bindings');
  * // [{ outputPath: 'orders[]', parameter: 'order_id', score: 0.85, reason: '"orders" lists order ids' }]
  */
 export function buildDependencyGraph(tools: readonly DependencyTool[], options: BuildDependencyGraphOptions = {}): DependencyGraph {
@@ -288,7 +288,7 @@ export function buildDependencyGraph(tools: readonly DependencyTool[], options: 
 }
 
 /**
- * The identifiers an id resolver returns (`find_user_id_by_email` → `user_id`): a read tool
+ * The identifiers an id resolver returns (`find_member_id_by_email` → `user_id`): a read tool
  * whose every output slot is an identifier. Undefined for any other tool.
  */
 function resolverKeys(tool: AnalyzedTool): string[] | undefined {

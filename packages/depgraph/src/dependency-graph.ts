@@ -11,7 +11,7 @@ export type AccessSource = 'hints' | 'name' | 'description' | 'default' | 'effec
 /**
  * A dependency through the state: the edge's source tool `from`s (creates, changes, reads, lists)
  * a resource that its target `to`s (reads, changes, removes, requires): `mkdir` creates the
- * directory `cd` reads, `login` creates the session `send_message` requires.
+ * directory `cd` reads, `sign_in` creates the session `post_note` requires.
  */
 export type EffectLink = { resource: string; from: EffectAction; to: EffectAction };
 

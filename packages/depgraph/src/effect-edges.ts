@@ -46,7 +46,7 @@ const verb = (action: EffectAction): string => action;
  *   when both name the instance (`via`), B's parameter is bound to A's argument (`$input.dir_name`
  *   → `folder`), or to A's output when A says where the new instance is (`path`: `ticket_id`);
  * - A lists R at `path`, B acts on R through `via`: the listing supplies it (`ls` → `cat`);
- * - A creates R without naming it (a session), B requires R (`login` → `send_message`);
+ * - A creates R without naming it (a session), B requires R (`sign_in` → `post_note`);
  * - A changes R without naming it (the working directory), B reads it (`cd` → `ls`);
  * - A reads or changes an instance of R, B reads, changes or removes one (`cat` → `wc`): both
  *   on the same instance (`$input.file_name` → `file_name`).

@@ -20,7 +20,7 @@ export interface ReachableFromOptions {
  *
  * @throws DepGraphError `E_UNKNOWN_TOOL` when `tool` is not in the graph, `E_OPTIONS` for a bad option.
  * @example
- * reachableFrom(graph, 'find_member_id_by_email'); // ['get_member_details', 'modify_user_address', 'get_booking_details', …]
+ * reachableFrom(graph, 'find_member_id_by_email'); // ['get_member_details', 'change_member_address', 'get_booking_details', …]
  * reachableFrom(graph, 'cancel_open_booking', { direction: 'upstream', maxDepth: 1 });
  */
 export function reachableFrom(graph: DependencyGraph, tool: string, options: ReachableFromOptions = {}): string[] {

@@ -3,7 +3,7 @@ import { fieldNameCandidates, idReference, isPrincipal, pluralize, singularize, 
 
 describe('words', () => {
   it('splits snake, kebab, camel and Pascal case into lower-case words', () => {
-    expect(words('find_user_id_by_name_zip')).toEqual(['find', 'user', 'id', 'by', 'name', 'zip']);
+    expect(words('find_member_id_by_name_city')).toEqual(['find', 'member', 'id', 'by', 'name', 'city']);
     expect(words('NightSkyAnalysis_performEclipseAnalysis')).toEqual(['night', 'sky', 'analysis', 'perform', 'eclipse', 'analysis']);
     expect(words('getHTTPResponse')).toEqual(['get', 'http', 'response']);
   });

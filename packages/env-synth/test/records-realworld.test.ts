@@ -61,7 +61,7 @@ describe('keyed records on real-world documents', () => {
     const { spec, report } = await synthesize('github_issues.mcp.json');
     const sw = spec.tools.find((t) => t.implementation.kind === 'driver' && (t.implementation.params as JsonObject).pattern === 'switch' && t.pattern !== 'stand-in' && JSON.stringify(t.implementation.params).includes('"delete"'));
     expect(sw, JSON.stringify(report.coverage)).toBeDefined();
-    const params = (sw?.implementation as { params: { switch: string; cases: Record<string, JsonObject> } }).params;
+    const params = (sw?.implementation as unknown as { params: { switch: string; cases: Record<string, JsonObject> } }).params;
     expect(Object.keys(params.cases)).toEqual(expect.arrayContaining(['create', 'delete']));
     expect(params.cases.delete?.pattern).toBe('delete');
     expect(params.cases.create?.pattern).toBe('create');

@@ -404,7 +404,8 @@ function compileMessaging(p: MessagingParams): NativeTool {
         }
         // The message count counts messages sent, like an id counter: a delete leaves it.
         removeMessage(ctx, p.messages, victim.ref);
-        return out({ ok: true, status: true, receiver: victim.counterpart, message_id: victim.id, text: victim.text, note: `Latest message to '${victim.counterpart}' deleted successfully.` });
+        const note = receiver === undefined ? `Message ${String(victim.id)} deleted successfully.` : `Latest message to '${victim.counterpart}' deleted successfully.`;
+        return out({ ok: true, status: true, receiver: victim.counterpart, message_id: victim.id, text: victim.text, note });
       }
       case 'list-sent':
       case 'list-received':

@@ -72,9 +72,9 @@ export interface PlannedTool {
    * - `mkdir(dir_name)`: `[{ action: 'creates', resource: 'directory', via: 'dir_name' }, { action: 'reads', resource: 'working directory' }]`
    * - `ls()`: `[{ action: 'reads', resource: 'working directory' }, { action: 'lists', resource: 'file', path: 'current_directory_content[]' }]`
    * - `cd(folder)`: `[{ action: 'reads', resource: 'directory', via: 'folder' }, { action: 'changes', resource: 'working directory' }]`
-   * - `login(username, password)`: `[{ action: 'creates', resource: 'session' }]`; `send(…)`: `[{ action: 'requires', resource: 'session' }, { action: 'creates', resource: 'message', path: 'message_id' }]`
-   * - `close_ticket(ticket_id)`: `[{ action: 'changes', resource: 'ticket', via: 'ticket_id' }]`; `get_tickets()`: `[{ action: 'lists', resource: 'ticket', path: 'tickets[].id' }]`
-   * - `add_to_watchlist(symbol)`: `[{ action: 'creates', resource: 'watchlist entry', via: 'symbol' }]`; `get_stock_info(symbol)`: `[{ action: 'reads', resource: 'stock', via: 'symbol' }]`
+   * - `sign_in(username, password)`: `[{ action: 'creates', resource: 'session' }]`; `post_note(…)`: `[{ action: 'requires', resource: 'session' }, { action: 'creates', resource: 'message', path: 'message_id' }]`
+   * - `shut_case(case_id)`: `[{ action: 'changes', resource: 'case', via: 'case_id' }]`; `list_cases()`: `[{ action: 'lists', resource: 'case', path: 'cases[].id' }]`
+   * - `follow_symbol(symbol)`: `[{ action: 'reads', resource: 'stock', via: 'symbol' }, { action: 'creates', resource: 'followed symbol', via: 'symbol' }]`; `quote_symbol(symbol)`: `[{ action: 'reads', resource: 'stock', via: 'symbol' }]`
    * - a calculator's `add(a, b)`: `[]` (touches no state: every argument is a value the user states).
    *
    * Absent: unknown (names and schemas decide). A family that owns no state and declares none

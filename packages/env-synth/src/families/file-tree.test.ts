@@ -229,7 +229,7 @@ describe('file-tree family: documents about other things', () => {
         tool('sort_orders', 'Sort orders by date.', { customer_id: str() }, ['customer_id']),
         tool('head_office', 'The head office address.', {}),
         tool('list_orders', 'List orders.', { customer_id: str() }),
-        tool('cancel_order', 'Cancel an order.', { order_id: str() }, ['order_id']),
+        tool('void_purchase', 'Cancel an order.', { order_id: str() }, ['order_id']),
       ],
     };
     const { report } = synth(doc);

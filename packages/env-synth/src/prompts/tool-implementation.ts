@@ -44,7 +44,7 @@ Records you read are copies: change them and put them back. Naming a collection 
 
 ## Example
 
-A tool cancel_order(order_id, reason) on a state whose "orders" collection holds records { order_id, user_id, status: "pending" | "delivered" | "cancelled", cancel_reason? }:
+A tool void_purchase(order_id, reason) on a state whose "orders" collection holds records { order_id, user_id, status: "pending" | "delivered" | "cancelled", cancel_reason? }:
 
 \`\`\`js
 function run(args, ctx) {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '@autoforge/core';
 import { createEnvironment } from '@autoforge/env-runtime';
-import { synthesizeEnvironment } from './synthesize-environment.js';
+import { synthesizeEnvironment } from '../src/synthesize-environment.js';
 import { loadJson, loadTauBenchDb, loadToolDoc } from './test-support.js';
 
 interface Task {

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject, ToolDoc } from '@autoforge/core';
 import { canonicalJson, createRng } from '@autoforge/core';
 import { createEnvironment, validateEnvironmentSpec } from '@autoforge/env-runtime';
-import { EnvSynthError } from './error.js';
-import { synthesizeEnvironment } from './synthesize-environment.js';
+import { EnvSynthError } from '../src/error.js';
+import { synthesizeEnvironment } from '../src/synthesize-environment.js';
 import { argumentsFor, loadJson, loadTauBenchDb, loadToolDoc, valueIndex } from './test-support.js';
 
 interface AceStates {

@@ -10,14 +10,14 @@ import { createOpenAIChatModel, isLlmError } from '@autoforge/llm';
 import type { RecordedRequest, ScriptedChatServer, ScriptStep } from '@autoforge/llm/testing';
 import { createScriptedChatServer } from '@autoforge/llm/testing';
 import ts from 'typescript';
-import { analyzeTool } from './analyze-tool.js';
-import { compileEnvironment } from './compile-environment.js';
-import { EnvSynthError } from './error.js';
-import { inferEntities } from './infer-entities.js';
-import { analyzeSampleState } from './state-model.js';
-import { synthesizeEnvironment } from './synthesize-environment.js';
-import type { LlmSynthesizeOptions } from './synthesize-with-llm.js';
-import { synthesizeEnvironmentWithLlm } from './synthesize-with-llm.js';
+import { analyzeTool } from '../src/analyze-tool.js';
+import { compileEnvironment } from '../src/compile-environment.js';
+import { EnvSynthError } from '../src/error.js';
+import { inferEntities } from '../src/infer-entities.js';
+import { analyzeSampleState } from '../src/state-model.js';
+import { synthesizeEnvironment } from '../src/synthesize-environment.js';
+import type { LlmSynthesizeOptions } from '../src/synthesize-with-llm.js';
+import { synthesizeEnvironmentWithLlm } from '../src/synthesize-with-llm.js';
 import { loadJson, loadToolDoc } from './test-support.js';
 
 // A tiny shop: one tool without an output schema (the model writes one), one with.

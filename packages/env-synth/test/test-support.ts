@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue, Rng, ToolDoc } from '@autoforge/core';
 import { isJsonObject } from '@autoforge/core';
 import { parseToolDocFile } from '@autoforge/tooldoc-parser';
-import { singularize } from './naming.js';
-import { inlineRefs, mainType, nonNull } from './schema-utils.js';
+import { singularize } from '../src/naming.js';
+import { inlineRefs, mainType, nonNull } from '../src/schema-utils.js';
 
 /** The shared benchmark data (read-only; never copied into the repository). */
 export const BENCHMARKS = join(import.meta.dirname, '../../../../shared/benchmarks');
