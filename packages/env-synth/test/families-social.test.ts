@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { JsonObject, JsonValue, ToolDoc, ToolResult } from '@autoforge/core';
 import type { EnvironmentSpec } from '@autoforge/env-runtime';
 import { createEnvironmentSync } from '@autoforge/env-runtime';
-import { parseToolDocFile } from '@autoforge/tooldoc-parser';
+import { parseToolDoc, parseToolDocFile } from '@autoforge/tooldoc-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { synthesizeEnvironment } from '../src/synthesize-environment.js';
 
@@ -192,5 +192,47 @@ describe('knowledge graph on the MCP memory server', () => {
       entities: [{ name: 'Maya Chen', entityType: 'person', observations: ['Orders oat lattes'] }],
       relations: [],
     });
+  });
+});
+
+describe('messaging on ACEBench\'s message functions (a document the family was not written on)', () => {
+  const ACE = join(SHARED, 'benchmarks/acebench');
+  let doc: ToolDoc;
+  let state: JsonObject;
+  beforeAll(() => {
+    const first = readFileSync(join(ACE, 'data_en/data_agent_multi_turn.json'), 'utf8').split('\n')[0] as string;
+    const functions = (JSON.parse(first) as { function: JsonObject[] }).function.filter((f) => String(f.name).includes('message'));
+    const parsed = parseToolDoc(functions.map((f) => JSON.stringify(f)).join('\n'), { file: 'functions.json' });
+    if (!parsed.ok) throw new Error('cannot parse the message functions');
+    doc = parsed.value;
+    state = (JSON.parse(readFileSync(join(ACE, 'agent_default_states.json'), 'utf8')) as { en: Record<string, { default_state: JsonObject }> }).en.MessageApi?.default_state as JsonObject;
+  });
+
+  it('claims every message function, and all work with the benchmark default state and without it', () => {
+    expect(doc.tools.length).toBeGreaterThanOrEqual(5);
+    for (const sample of [undefined, state]) {
+      const { coverage } = synth(doc, sample);
+      expect(coverage.map((c) => c.family)).toEqual(doc.tools.map(() => 'messaging'));
+      expect(failing(coverage)).toEqual([]);
+    }
+  });
+
+  it('sends by names, numbers the message after the largest id, and reads, searches and deletes it', () => {
+    const { spec } = synth(doc, state);
+    const { s, call } = session(spec);
+    const ok = (name: string, args: JsonObject = {}): JsonValue => {
+      const r = call(name, args);
+      if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
+      return r.output;
+    };
+    const next = Math.max(...Object.keys(state.inbox as JsonObject).map(Number)) + 1;
+    ok('send_message', { sender_name: 'Grace', receiver_name: 'Frank', message: 'Lunch tomorrow?' });
+    expect(JSON.stringify(ok('get_latest_message_id'))).toContain(`:${next}`);
+    expect(JSON.stringify(ok('view_messages_between_users', { sender_name: 'Grace', receiver_name: 'Frank' }))).toContain('Lunch tomorrow?');
+    expect(JSON.stringify(ok('search_messages', { user_name: 'Grace', keyword: 'LUNCH' }))).toContain('Lunch tomorrow?');
+    expect(call('send_message', { sender_name: 'Nobody', receiver_name: 'Frank', message: 'x' }).ok).toBe(false);
+    ok('delete_message', { message_id: next });
+    expect(String(next) in (s.state().inbox as JsonObject)).toBe(false);
+    expect(call('delete_message', { message_id: next }).ok).toBe(false);
   });
 });

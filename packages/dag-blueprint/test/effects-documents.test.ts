@@ -1,0 +1,85 @@
+// Task synthesis on environments whose tools are behaviour-family drivers: their dependencies go
+// through the state (a folder one tool makes, another enters) or through numbers a calculator
+// computes, which the tools' declared effects say. Real documents (BFCL multi-turn function docs).
+import { join } from 'node:path';
+import { createEnvironment } from '@autoforge/env-runtime';
+import type { Environment, EnvironmentSpec } from '@autoforge/env-runtime';
+import { buildDependencyGraph, randomWalks } from '@autoforge/depgraph';
+import { synthesizeEnvironment } from '@autoforge/env-synth';
+import { parseToolDocFile } from '@autoforge/tooldoc-parser';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compileTask } from '../src/compile-task.js';
+import { mergeSequences } from '../src/merge-sequences.js';
+import { verifyTask } from '../src/verify-task.js';
+import { BENCHMARKS } from './test-support.js';
+
+const DOCS = join(BENCHMARKS, 'bfcl/data/multi_turn_func_doc');
+
+interface Outcome {
+  /** Verified tasks released under the CLI's mix: every hard one, easy ones up to 60% of 40. */
+  released: number;
+  /** Verified tasks with 4+ gold calls and a reasoning node. */
+  hard: number;
+  edges: number;
+}
+
+const environments: Environment[] = [];
+afterAll(() => {
+  for (const e of environments) e.close();
+});
+
+/**
+ * What `autoforge synth <doc> --tasks 40` does, in short: offline synthesis, the graph (names
+ * decide access where effects do not), walks of 3–6 tools with at most one write, one or two per
+ * blueprint (two more often while hard tasks are few), compiled and replayed; a task is released
+ * when it is hard (4+ calls and a reasoning node) or while easy ones are under 24; until 40
+ * released or 600 blueprints.
+ */
+async function synthesizeTasks(file: string): Promise<Outcome & { spec: EnvironmentSpec }> {
+  const doc = await parseToolDocFile(join(DOCS, file));
+  if (!doc.ok) throw new Error(doc.issues.map((i) => i.message).join('\n'));
+  const synth = synthesizeEnvironment(doc.value, { seed: 1 });
+  if (!synth.ok) throw new Error(synth.issues.map((i) => i.message).join('\n'));
+  const spec = synth.value.spec;
+  const graph = buildDependencyGraph(spec.tools.filter((t) => t.pattern !== 'stand-in'), { access: 'names' });
+  const environment = await createEnvironment(spec, { validateSeed: false });
+  environments.push(environment);
+  let easy = 0;
+  let hard = 0;
+  let tried = 0;
+  const released = (): number => hard + Math.min(easy, 24);
+  for (let round = 0; released() < 40 && tried < 600; round++) {
+    const walks = randomWalks(graph, { seed: `round-${round}`, count: 64, minLength: 3, maxLength: 6, maxWrites: 1 });
+    if (walks.length === 0) break;
+    for (let i = 0; i < walks.length && released() < 40; tried++) {
+      const two = hard < 0.5 * released() ? (i + round) % 4 !== 0 : (i + round) % 3 === 0;
+      const k = two && i + 1 < walks.length ? 2 : 1;
+      const seed = `${round}/${i}`;
+      const blueprint = mergeSequences(walks.slice(i, i + k), graph, { seed, tools: spec.tools });
+      i += k;
+      const result = compileTask(blueprint, environment, { seed });
+      if (!result.ok || !verifyTask(result.value, environment)) continue;
+      const reasoning = (result.value.metadata?.difficulty as { reasoningNodes?: number } | undefined)?.reasoningNodes ?? 0;
+      if (result.value.goldCalls.length >= 4 && reasoning > 0) hard += 1;
+      else easy += 1;
+    }
+  }
+  return { released: released(), hard, edges: graph.size, spec };
+}
+
+describe('task synthesis through declared effects', () => {
+  it('releases 30+ verified tasks (12+ of them hard) on a file-system document whose tools link only through the state', async () => {
+    const { released, hard, edges, spec } = await synthesizeTasks('gorilla_file_system.json');
+    expect(spec.tools.every((t) => t.effects !== undefined)).toBe(true);
+    expect(edges).toBeGreaterThan(0);
+    expect(released).toBeGreaterThanOrEqual(30);
+    expect(hard).toBeGreaterThanOrEqual(12);
+  }, 120_000);
+
+  it('releases 30+ verified tasks (12+ of them hard) on a calculator document, chaining computed numbers', async () => {
+    const { released, hard, spec } = await synthesizeTasks('math_api.json');
+    expect(spec.tools.filter((t) => t.pattern !== 'stand-in').every((t) => t.effects?.length === 0)).toBe(true);
+    expect(released).toBeGreaterThanOrEqual(30);
+    expect(hard).toBeGreaterThanOrEqual(12);
+  }, 120_000);
+});
