@@ -38,7 +38,14 @@ export interface ToolEffect {
   via?: string;
   /**
    * Where the output holds the instance: the new instance's name or id for `creates`
-   * (`ticket_id`), the list of instances for `lists` (`entries[]`, `tickets[].id`).
+   * (`case_id`), the list of instances for `lists` (`entries[]`, `cases[].id`).
    */
   path?: string;
+  /**
+   * Where the state holds the instances of `resource`, when a family knows: the values at `path`
+   * (output-path syntax over the state: `directory.*` for a map's values, `cases.*.id`), or with
+   * `keys` the keys of the object at `path` (`stocks`). Task compilation draws a `via` argument
+   * from them (in the state as it is when the call is made); without it, from a `lists` tool.
+   */
+  state?: { path: string; keys?: boolean };
 }

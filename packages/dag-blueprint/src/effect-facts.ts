@@ -135,9 +135,27 @@ export function effectFactChoices(node: ToolNode, ctx: EffectFactContext): Effec
   return { ok: true, choices };
 }
 
-/** The instances of a resource the state holds now, from every listing tool that needs no arguments; undefined without one. */
+/**
+ * The instances of a resource the state holds now: where an effect says the state keeps them
+ * (`state`), else from every listing tool that needs no arguments; undefined with neither.
+ */
 function listInstances(resource: string, ctx: EffectFactContext): JsonValue[] | undefined {
   let found: JsonValue[] | undefined;
+  const add = (v: JsonValue): void => {
+    if (v !== null && typeof v !== 'object' && !(found ??= []).some((x) => x === v)) found.push(v);
+  };
+  for (const tool of [ctx.tool, ...ctx.tools]) {
+    for (const e of tool.effects ?? []) {
+      if (e.resource !== resource || e.state === undefined) continue;
+      const at = e.state.path === '$' || e.state.path === '' ? ctx.state : readPath(ctx.state, e.state.path);
+      found ??= [];
+      if (e.state.keys) {
+        const objects = Array.isArray(at) ? at : [at];
+        for (const o of objects) if (isJsonObject(o)) for (const k of Object.keys(o)) add(k);
+      } else for (const v of Array.isArray(at) ? at : at === undefined ? [] : [at]) add(v);
+    }
+    if (found !== undefined) return found;
+  }
   for (const tool of ctx.tools) {
     if ((tool.parameters.required ?? []).length > 0) continue;
     for (const e of tool.effects ?? []) {
@@ -147,7 +165,7 @@ function listInstances(resource: string, ctx: EffectFactContext): JsonValue[] | 
       const values = readPath(output, e.path);
       const list = Array.isArray(values) ? values : values === undefined ? [] : [values];
       found ??= [];
-      for (const v of list) if (v !== null && typeof v !== 'object' && !found.some((x) => x === v)) found.push(v);
+      for (const v of list) add(v);
     }
   }
   return found;

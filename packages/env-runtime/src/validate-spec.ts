@@ -99,6 +99,12 @@ export const ENVIRONMENT_SPEC_SCHEMA: JsonSchemaObject = {
               resource: { type: 'string', minLength: 1 },
               via: { type: 'string', minLength: 1 },
               path: { type: 'string', minLength: 1 },
+              state: {
+                type: 'object',
+                required: ['path'],
+                additionalProperties: false,
+                properties: { path: { type: 'string', minLength: 1 }, keys: { type: 'boolean' } },
+              },
             },
           },
         },

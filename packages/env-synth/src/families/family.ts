@@ -66,8 +66,12 @@ export interface PlannedTool {
    * `changes` a resource to the tools that `reads`, `changes` or `removes` it (through their `via`
    * parameters when both name the instance), and a `creates: 'session'` tool to the tools that
    * `requires` it; compiling a task draws a `reads`/`changes`/`removes` argument from the instances
-   * a `lists` tool shows in the current state, and states a new value for a `creates` one. Use the
-   * same resource words across the family's tools. Examples:
+   * the state holds (where an effect's `state` says: `{ path: 'directory.*' }`, `{ path: 'stocks', keys: true }`;
+   * else what a `lists` tool with no required parameters shows in the current state), and states a
+   * new value for a `creates` one. A tool that needs a session the family guards should say
+   * `requires` (compose adds it for the tools the family's `preconditions` guard); task
+   * compilation then puts the session's creator (`sign_in`) before it. Use the same resource
+   * words across the family's tools. Examples:
    *
    * - `mkdir(dir_name)`: `[{ action: 'creates', resource: 'directory', via: 'dir_name' }, { action: 'reads', resource: 'working directory' }]`
    * - `ls()`: `[{ action: 'reads', resource: 'working directory' }, { action: 'lists', resource: 'file', path: 'current_directory_content[]' }]`
