@@ -4,7 +4,7 @@ import type { DependencyBinding, DependencyGraph, ToolSequence } from '@autoforg
 import type { ArgSource, Blueprint, BlueprintEdge, BlueprintNode, ReasoningNode, ReasoningOp, ToolNode, UserNode } from './blueprint.js';
 import type { EffectfulTool } from './effect-facts.js';
 import { DagBlueprintError } from './error.js';
-import { splitAtIteration } from './path.js';
+import { pathIterates, splitAtIteration } from './path.js';
 import { numericPaths, pathIsReliable, schemaAt, typeOf } from './schema-at.js';
 
 /** Options of {@link mergeSequences}. */
@@ -374,9 +374,22 @@ function addExtraOps(ctx: ExtraContext): void {
     for (const write of computing) {
       const k = toolNodes.indexOf(write);
       const props = (ctx.toolByName.get(write.tool)?.parameters.properties ?? {}) as Record<string, JsonSchema>;
+      const pure = write.access !== 'write';
       for (const [parameter, source] of Object.entries(write.args)) {
         const t = typeOf(props[parameter]);
-        if (!('user' in source) || (t !== 'number' && t !== 'integer') || !rng.bool(P_ARITHMETIC)) continue;
+        if (t !== 'number' && t !== 'integer') continue;
+        // A computation may go on from a value the one before it gave, changed first ("twice the result").
+        if (pure && 'from' in source && toolNodes.some((n) => n.id === source.from) && !pathIterates(source.path) && rng.bool(P_ARITHMETIC / 2)) {
+          const at = nodes.indexOf(write);
+          const node: ReasoningNode = { kind: 'reasoning', id: ctx.newId(`compute:${parameter}`), op: 'arithmetic', input: { from: source.from, path: source.path }, params: {} };
+          nodes.splice(at, 0, node);
+          ctx.edges.splice(0, ctx.edges.length, ...ctx.edges.filter((e) => !(e.from === source.from && e.to === write.id && e.parameter === parameter)));
+          addEdge(ctx, source.from, node.id, 'input');
+          write.args[parameter] = { from: node.id, path: '$' };
+          addEdge(ctx, node.id, write.id, parameter);
+          continue;
+        }
+        if (!('user' in source) || !rng.bool(P_ARITHMETIC)) continue;
         const sources = numberSources(ctx, k).filter((s) => s.sumKey === undefined);
         if (sources.length === 0) continue;
         const src = rng.pick(sources);

@@ -7,7 +7,7 @@ import { randomWalks } from '../src/random-walks.js';
 
 // Invented tools whose only links are through the state they declare.
 const str = { type: 'string' } as const;
-const params = (required: Record<string, object>, optional: Record<string, object> = {}): JsonSchemaObject => ({
+const params = (required: Record<string, JsonSchemaObject>, optional: Record<string, JsonSchemaObject> = {}): JsonSchemaObject => ({
   type: 'object',
   properties: { ...required, ...optional },
   required: Object.keys(required),

@@ -15,6 +15,7 @@ export type {
   LookupPlan,
   NoopPlan,
   OperationPattern,
+  PaymentEffect,
   RecordIdCharClass,
   RecordIdFormat,
   RecordIdSegment,
@@ -26,6 +27,8 @@ export type {
   UpdatePlan,
 } from './drivers/records-plan.js';
 export { evaluateArithmetic } from './drivers/records.js';
+export type { ReferenceField, ReferenceParams } from './drivers/reference.js';
+export { referenceAnswer, referenceKey } from './drivers/reference.js';
 export { ENVIRONMENT_SPEC_SCHEMA, validateEnvironmentSpec } from './validate-spec.js';
 export type { CreateEnvironmentOptions } from './environment.js';
 export { Environment, createEnvironment, createEnvironmentSync } from './environment.js';

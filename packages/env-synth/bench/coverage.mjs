@@ -1,20 +1,12 @@
 // Tools that work by the behavioural self-check, per document of the corpus (real-world
 // documents, BFCL multi-turn function docs, the example docs), offline, seed 0, generated state.
 // `node packages/env-synth/bench/coverage.mjs [--verbose]` after building env-synth.
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { synthesizeEnvironment } from '@autoforge/env-synth';
 import { parseToolDocFile } from '@autoforge/tooldoc-parser';
+import { corpusFiles } from './corpus.mjs';
 
-const REPO = join(import.meta.dirname, '../../..');
-const SHARED = join(REPO, '../shared');
-const BFCL = join(SHARED, 'benchmarks/bfcl/data/multi_turn_func_doc');
 const verbose = process.argv.includes('--verbose');
-const files = [
-  ...readdirSync(join(SHARED, 'realworld')).filter((f) => /\.(json|ya?ml)$/.test(f)).map((f) => join(SHARED, 'realworld', f)),
-  ...['gorilla_file_system', 'math_api', 'message_api', 'posting_api', 'ticket_api', 'trading_bot', 'travel_booking', 'vehicle_control'].map((c) => join(BFCL, `${c}.json`)),
-  ...['library.tools.json', 'clinic.openapi.yaml', 'hotel.mcp.json'].map((f) => join(REPO, 'apps/autoforge/examples', f)),
-];
+const files = corpusFiles();
 let works = 0;
 let total = 0;
 let below = 0;

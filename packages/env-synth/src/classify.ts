@@ -16,6 +16,7 @@ import type {
   ToolPlan,
   UpdatePlan,
 } from './plan.js';
+import { paymentEffectFor } from './payment-effects.js';
 import { driverIdFormat } from './plan.js';
 import type { SchemaEditor } from './schema-edits.js';
 import { enumOf, fieldPaths, itemsOf, mainType, schemaAt } from './schema-utils.js';
@@ -42,6 +43,23 @@ interface Ref {
 
 const SWITCH_PARAMS = /^(method|action|operation|mode|op)$/;
 const NATURAL_KEY_WORDS = /^(name|username|login|isbn|sku|email|slug|path|key)$/;
+/** Words of a parameter that names a record by the key it is stored under (`symbol`, `code`). */
+const KEY_PARAM_WORDS = /^(symbol|ticker|code|key|slug|handle|isbn|sku|username|name)$/;
+
+/**
+ * The one required scalar parameter that names a record of `c` by the key it is stored under,
+ * when the records do not repeat their key (`{"stocks": {"ACME": {price}}}`, `symbol`): its name
+ * is a key word or its description says it identifies the record.
+ */
+function recordKeyParam(a: ToolAnalysis, c: CollectionModel): ParamInfo | undefined {
+  if (c.keyField !== undefined) return undefined;
+  const required = a.params.filter((p) => p.required);
+  const p = required.length === 1 ? required[0] : undefined;
+  if (p === undefined || !['string', 'integer'].includes(mainType(p.schema) ?? '')) return undefined;
+  const last = words(p.name).at(-1) ?? '';
+  if (KEY_PARAM_WORDS.test(last) || /\b(uniquely identif|identifies|identifying)\b/i.test(p.description)) return p;
+  return undefined;
+}
 const META_PARAMS = /^(limit|offset|page|page_size|per_page|max_results|top_k|top_n|n|count|sort|sort_by|order_by|order|direction|cursor|verbose|format|lang|language)$/;
 const LIMIT_PARAMS = /^(limit|max_results|top_k|top_n|page_size|n|count)$/;
 const KEYWORD_PARAMS = /^(keywords?|key_words?|query|q|search|search_term|text|term|terms)$/;
@@ -144,9 +162,45 @@ function statusField(c: CollectionModel): string | undefined {
   return names.find((n) => n === 'status') ?? names.find((n) => n.endsWith('_status')) ?? names[0];
 }
 
-function statusValues(c: CollectionModel, field: string | undefined): string[] {
+function statusValues(c: CollectionModel, field: string | undefined, siblings: readonly ToolAnalysis[] = []): string[] {
   if (!field) return [];
-  return enumOf(c.recordSchema.properties?.[field]) ?? [];
+  const own = enumOf(c.recordSchema.properties?.[field]) ?? [];
+  // The statuses the tools' outputs list for this entity (`[Enum]: ["Open", …]` in a description).
+  const listed: string[] = [];
+  for (const s of siblings) {
+    if (!s.nounWords.some((w) => singularize(w) === c.entity)) continue;
+    for (const v of textEnum(entityOutput(s)?.properties?.[field]) ?? []) if (!listed.includes(v)) listed.push(v);
+  }
+  return [...listed, ...own.filter((v) => !listed.includes(v))];
+}
+
+/** The object an output schema describes (its items for a list). */
+function entityOutput(a: ToolAnalysis): JsonSchemaObject | undefined {
+  const o = a.tool.outputSchema;
+  if (typeof o !== 'object') return undefined;
+  return mainType(o) === 'array' ? itemsOf(o) : o;
+}
+
+/** `enum`, or an `[Enum]: ["a", "b"]` list in the description. */
+function textEnum(schema: unknown): string[] | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  const own = enumOf(schema as JsonSchemaObject);
+  if (own !== undefined && own.length > 0) return own;
+  const d = (schema as JsonSchemaObject).description;
+  const m = typeof d === 'string' ? /\[enum\]\s*:?\s*\[([^\]]*)\]/i.exec(d) : null;
+  if (m === null) return undefined;
+  const list = [...(m[1] as string).matchAll(/["']([^"']+)["']/g)].map((x) => x[1] as string);
+  return list.length > 0 ? list : undefined;
+}
+
+/** A top-level integer value that holds the next id of an entity (`order_counter`, `next_order_id`). */
+function counterFor(model: StateModel, entity: string): string | undefined {
+  return Object.keys(model.values).find((k) => {
+    const w = words(k);
+    const t = model.values[k]?.type;
+    if (t !== 'integer' && t !== 'number') return false;
+    return (w.length === 2 && singularize(w[0] as string) === entity && /^(counter|count|seq|sequence)$/.test(w[1] as string)) || (w.length === 3 && w[0] === 'next' && w[1] === entity && w[2] === 'id');
+  });
 }
 
 function phraseIn(haystack: readonly string[], phrase: string): boolean {
@@ -199,7 +253,27 @@ export class Classifier {
   constructor(
     private readonly model: StateModel,
     private readonly edits: SchemaEditor,
+    /** The document's other tools (their descriptions name statuses). */
+    private readonly siblings: readonly ToolAnalysis[] = [],
   ) {}
+
+  /**
+   * A transition whose own text names no status the data knows takes the shape of the statuses
+   * other tools' descriptions name (`'<their verb> requested'` → `'<this verb> requested'`).
+   */
+  private siblingStatus(a: ToolAnalysis, values: readonly string[]): string | undefined {
+    const verb = a.verb;
+    if (!verb || /status\b[^.]*?\b(?:to|as|into|becomes?)\s+['"]/i.test(a.tool.description)) return undefined;
+    const forms = PARTICIPLES[verb] ?? [`${verb}ed`];
+    if (values.some((v) => forms.includes(v.toLowerCase()) || words(v)[0] === verb)) return undefined;
+    for (const s of this.siblings) {
+      if (s === a || !s.verb || s.verb === verb) continue;
+      const quoted = /status\b[^.]*?\b(?:to|as|into|becomes?)\s+['"]([^'"]{1,40})['"]/i.exec(s.tool.description)?.[1];
+      const w = quoted ? words(quoted) : [];
+      if (w.length > 1 && w[0] === s.verb) return [verb, ...w.slice(1)].join(' ');
+    }
+    return undefined;
+  }
 
   classify(a: ToolAnalysis): Classification {
     return this.methodSwitch(a) ?? this.batch(a) ?? this.classifyOne(a);
@@ -309,10 +383,14 @@ export class Classifier {
     if (bareId && nounC && (vc === 'update' || vc === 'transition' || vc === 'delete' || vc === 'toggle' || vc === 'enable' || vc === 'disable')) {
       single.unshift({ p: bareId, res: { kind: 'collection', c: nounC } });
     }
+    // `Move a booking to another room`: the record said to be "another" one is where the target goes.
+    const elsewhere = (r: Ref & { res: { kind: 'collection'; c: CollectionModel } }): boolean =>
+      new RegExp(`\\b(another|a different|a new|some other)\\s+${r.res.c.entity}\\b`, 'i').test(a.tool.description);
+    const eligible = single.length > 1 && single.some((r) => !elsewhere(r)) ? single.filter((r) => !elsewhere(r)) : single;
     const target =
-      single.find((r) => r.res.c === nounC) ??
-      single.find((r) => a.nounWords.includes(r.res.c.entity)) ??
-      (single.length > 0 ? single[single.length - 1] : undefined);
+      eligible.find((r) => r.res.c === nounC) ??
+      eligible.find((r) => a.nounWords.includes(r.res.c.entity)) ??
+      (eligible.length > 0 ? eligible[eligible.length - 1] : undefined);
 
     let result: Classification | undefined;
     switch (vc) {
@@ -437,6 +515,11 @@ export class Classifier {
         filters.push({ param: p.name, path: [], op: 'key' });
         continue;
       }
+      // `stocks: [symbols]` in a filter of stocks: the records to consider, by key.
+      if (mainType(p.schema) === 'array' && ['string', 'integer'].includes(mainType(itemsOf(p.schema)) ?? '') && (name === c.name || singularize(name) === c.entity)) {
+        filters.push({ param: p.name, path: [], op: 'key' });
+        continue;
+      }
       const range = /^(min|max|from|to|start|end)_(.+)$|^(.+)_(min|max|from|to|start|end)$/.exec(name);
       if (range) {
         const bound = (range[1] ?? range[4]) as string;
@@ -452,6 +535,17 @@ export class Classifier {
       if (path) {
         const field = schemaAt(c.recordSchema, path);
         const fieldType = mainType(field);
+        // `tags: ['cute']` against `tags: [{ id, name }]`: the values are the elements' names.
+        const elements = fieldType === 'array' ? itemsOf(field ?? {}) : undefined;
+        const paramType = mainType(p.schema);
+        if (elements && mainType(elements) === 'object' && paramType !== 'object' && !(paramType === 'array' && mainType(itemsOf(p.schema)) === 'object')) {
+          const el = elements.properties ?? {};
+          const sub = ['name', 'label', 'title', 'value', 'key', 'code', 'slug'].find((k) => mainType(el[k]) === 'string') ?? Object.keys(el).find((k) => mainType(el[k]) === 'string' && !/id$/i.test(k));
+          if (sub) {
+            filters.push({ param: p.name, path: [...path, '[]', sub], op: paramType === 'array' ? 'in' : 'eq' });
+            continue;
+          }
+        }
         // A scalar naming a key of a map field (`date` in `dates: {date: …}`) asks for that key.
         const isMap = fieldType === 'object' && typeof field?.additionalProperties === 'object' && Object.keys(field.properties ?? {}).length === 0;
         const op: Filter['op'] = isMap && mainType(p.schema) !== 'object' ? 'hasKey' : mainType(p.schema) === 'array' && fieldType !== 'array' ? 'in' : 'eq';
@@ -478,6 +572,8 @@ export class Classifier {
     if (named.length === 0) {
       const idRef = refs.find((r) => r.res.kind === 'collection' && r.res.c === c);
       if (idRef) return { plan: this.lookupPlan(a, c, idRef.p.name, refs) };
+      const keyParam = recordKeyParam(a, c);
+      if (keyParam) return { plan: this.lookupPlan(a, c, keyParam.name, refs) };
       return this.fallback(a, `no parameter matches a field of ${c.name}`);
     }
     const many = a.pluralNoun || /\b(multiple|all matching|list of)\b/i.test(a.tool.description);
@@ -575,6 +671,16 @@ export class Classifier {
     if (c.keyField) plan.keyField = c.keyField;
     if (c.keyType === 'integer') plan.keyType = 'integer';
     else if (c.idFormat) plan.idFormat = driverIdFormat(c.idFormat);
+    const counter = counterFor(this.model, c.entity);
+    if (counter !== undefined) {
+      plan.counter = counter;
+      // Records that do not repeat their key, read back by tools whose output has an `id`: the new one holds it.
+      const idOut = c.keyField === undefined ? this.siblings.map((s) => (s.nounWords.some((w) => singularize(w) === c.entity) ? entityOutput(s)?.properties?.id : undefined)).find((x) => x !== undefined) : undefined;
+      if (typeof idOut === 'object' && (idOut.type === 'integer' || idOut.type === 'number')) {
+        plan.keyField = 'id';
+        plan.keyType = 'integer';
+      }
+    }
     const idParam = a.params.find((p) => p.name === c.idParam || (c.keyField !== undefined && p.name === c.keyField));
     if (idParam) plan.idParam = idParam.name;
     for (const r of refs) {
@@ -620,7 +726,7 @@ export class Classifier {
     }
     const sf = statusField(c);
     if (sf && !assigned.has(sf)) {
-      const values = statusValues(c, sf);
+      const values = statusValues(c, sf, this.siblings);
       const initial = INITIAL_STATUS.map((i) => values.find((v) => v.toLowerCase() === i)).find((v) => v !== undefined);
       const value = initial ?? values[0];
       if (value !== undefined) plan.constants.push({ path: [sf], value });
@@ -725,8 +831,8 @@ export class Classifier {
     }
     if (vc === 'transition') {
       const sf = statusField(c) ?? 'status';
-      const values = statusValues(c, sf);
-      const value = transitionValue(a, values);
+      const values = statusValues(c, sf, this.siblings);
+      const value = this.siblingStatus(a, values) ?? transitionValue(a, values);
       if (!this.edits.has(c.name, [sf])) this.edits.addField(c.name, [sf], { type: 'string' });
       else this.edits.addEnumValue(c.name, [sf], value);
       plan.status = { path: [sf], value };
@@ -737,14 +843,45 @@ export class Classifier {
       if (ref && ref.res.kind === 'collection' && vc !== 'update') continue;
       if (ref && ref.res.kind === 'collection') {
         // An update naming another record re-points the target's reference to it.
-        const path = fieldFor(c.recordSchema, p.name);
+        let path = fieldFor(c.recordSchema, p.name);
+        // `to another room`: the target holds the reference even where no schema showed it yet.
+        if (!path && new RegExp(`\\b(another|a different|a new|some other)\\s+${ref.res.c.entity}\\b`, 'i').test(a.tool.description)) {
+          this.edits.addField(c.name, [p.name], { type: mainType(p.schema) ?? 'string' });
+          path = [p.name];
+        }
         if (path) plan.assign.push({ param: p.name, path });
         continue;
       }
       const assignment = this.assignmentFor(vc === 'update' ? undefined : verb, c, p, ref, plan.enrich);
       if (assignment) plan.assign.push(assignment);
     }
+    if (vc === 'update' || vc === 'transition') {
+      const payments = paymentEffectFor(a, c, this.model, plan);
+      if (payments) {
+        plan.payments = payments;
+        if (payments.differenceField) this.edits.addField(c.name, payments.differenceField, { type: 'number' });
+      }
+    }
+    if (vc === 'update' && plan.swaps.length > 0 && !plan.status) this.onceOnlyMark(a, c, plan);
     return { plan };
+  }
+
+  /**
+   * A change the description allows only once per record ("can only be called once") must leave
+   * a mark the guard refuses the second time: the status becomes the guarded value qualified by
+   * what changed (`<status> (<item> <verb-ed>)`).
+   */
+  private onceOnlyMark(a: ToolAnalysis, c: CollectionModel, plan: UpdatePlan): void {
+    if (!/\bonly\b[^.]{0,30}\bonce\b/i.test(a.tool.description)) return;
+    const guard = plan.guards.find((g) => g.oneOf?.length === 1);
+    const sf = statusField(c);
+    const swap = plan.swaps[0];
+    if (!guard || !sf || guard.path.join('.') !== sf || !swap || !a.verb) return;
+    const verb = a.verb;
+    const participle = PARTICIPLES[verb]?.[0] ?? (verb.endsWith('y') ? `${verb.slice(0, -1)}ied` : verb.endsWith('e') ? `${verb}d` : `${verb}ed`);
+    const value = `${guard.oneOf?.[0] ?? ''} (${singularize(swap.field)} ${participle})`;
+    this.edits.addEnumValue(c.name, [sf], value);
+    plan.status = { path: [sf], value };
   }
 
   private assignmentFor(verb: string | undefined, c: CollectionModel, p: ParamInfo, ref: Ref | undefined, enrichOut: CreatePlan['enrich']): Assignment | undefined {

@@ -13,7 +13,9 @@ import type { CreatePlan, OperationPattern, ToolPlan } from './plan.js';
 import { recordsProbes } from './records-probes.js';
 import { SchemaEditor } from './schema-edits.js';
 import { stripAnnotations } from './schema-utils.js';
-import type { StateModel } from './state-model.js';
+import { inferSchemaFromValues } from './infer-data-schema.js';
+import type { CollectionModel, StateModel } from './state-model.js';
+import { singularize } from './naming.js';
 import type { ReportedCollection, SynthesisReport, SynthesisResult, SynthesizeOptions } from './synthesis-types.js';
 
 /** Every operation pattern, in report order. */
@@ -81,12 +83,38 @@ function fieldList(schema: JsonSchemaObject, prefix: string): string[] {
   return Object.keys(schema.properties ?? {}).map((k) => `${prefix}.${k}`);
 }
 
+/**
+ * Records a create adds need only the fields the tools describe: when outputs of tools about the
+ * entity list its fields (`get_order_details` → id, symbol, price, amount, status), a field that
+ * the sample's records had but neither those outputs nor the create name (`num_shares`) stays
+ * optional, instead of being filled with an empty value.
+ */
+function narrowRequired(c: CollectionModel, create: CreatePlan, analyses: readonly ToolAnalysis[]): void {
+  const required = c.recordSchema.required;
+  if (required === undefined || required.length === 0) return;
+  const described = new Set<string>();
+  for (const a of analyses) {
+    if (!a.nounWords.some((w) => singularize(w) === c.entity)) continue;
+    const o = a.tool.outputSchema;
+    const obj = typeof o === 'object' ? (o.type === 'array' && typeof o.items === 'object' && !Array.isArray(o.items) ? o.items : o) : undefined;
+    for (const k of Object.keys(obj?.properties ?? {})) described.add(k);
+  }
+  if (described.size < 2) return;
+  const keep = required.filter((f) => described.has(f) || f === create.keyField || create.assign.some((x) => x.path[0] === f) || create.constants.some((x) => x.path[0] === f));
+  if (keep.length < required.length) c.recordSchema.required = keep;
+}
+
 /** The schema of the whole state: one property per top-level key of `state`. */
 export function stateSchemaOf(model: StateModel, state: JsonObject): JsonSchemaObject {
   const properties: Record<string, JsonSchemaObject> = {};
   for (const key of Object.keys(state)) {
     const c = model.collections.find((x) => x.name === key);
-    if (c) properties[key] = { type: 'object', additionalProperties: stripAnnotations(c.recordSchema) };
+    if (c?.storedAsValue && isJsonObject(state[key])) {
+      // Its plain entries keep their own types; every other entry is a record.
+      const plain = Object.entries(state[key]).filter(([, v]) => !isJsonObject(v));
+      const typed = Object.fromEntries(plain.map(([k, v]) => [k, stripAnnotations(inferSchemaFromValues([v as JsonValue], { name: k })) as JsonSchemaObject]));
+      properties[key] = { type: 'object', properties: typed, additionalProperties: stripAnnotations(c.recordSchema) };
+    } else if (c) properties[key] = { type: 'object', additionalProperties: stripAnnotations(c.recordSchema) };
     else properties[key] = stripAnnotations(model.values[key] ?? {}) as JsonSchemaObject;
   }
   return {
@@ -155,7 +183,7 @@ export function compileEnvironment(
   // the order of tools in the document does not change what each compiles to.
   const finalModel: StateModel = structuredClone(model);
   const editor = new SchemaEditor(finalModel);
-  const classifier = new Classifier(model, editor);
+  const classifier = new Classifier(model, editor, analyses);
   const classified = analyses.map((a) => ({ a, ...classifier.classify(a) }));
   notes.push(...classifier.notes);
   const creates = (plan: ToolPlan): CreatePlan[] =>
@@ -163,7 +191,10 @@ export function compileEnvironment(
   for (const { plan } of classified) {
     for (const create of creates(plan)) {
       const c = finalModel.collections.find((x) => x.name === create.collection);
-      if (c) create.schema = stripAnnotations(c.recordSchema) as JsonSchemaObject;
+      if (c) {
+        narrowRequired(c, create, analyses);
+        create.schema = stripAnnotations(c.recordSchema) as JsonSchemaObject;
+      }
     }
   }
   const addedFields: string[] = [];
@@ -200,7 +231,7 @@ export function compileEnvironment(
     name: options.name ?? toolDoc.info?.title ?? 'Synthesized environment',
     stateSchema,
     seedState,
-    collections: model.collections.map((c) => c.name).filter((n) => n in seedState),
+    collections: model.collections.filter((c) => !c.storedAsValue).map((c) => c.name).filter((n) => n in seedState),
     tools,
     clock: options.clock ?? { start: '2025-01-01T00:00:00.000Z', tickMs: 0 },
     idSeed: createRng(seed, 'env-synth', 'id-seed').uint32(),

@@ -78,7 +78,10 @@ function recordNeedle(record: JsonValue, keyField: string | undefined, id: strin
   walk(record, 0);
   const leaf = leaves[0];
   if (leaf !== undefined) return needleOf(leaf);
-  return typeof record === 'number' || typeof record === 'boolean' ? String(record) : undefined;
+  if (typeof record === 'number' || typeof record === 'boolean') return String(record);
+  // A record of numbers only (`{price: 227.16, volume: 2.552}`): its first non-trivial number.
+  const num = isJsonObject(record) ? Object.values(record).find((v) => typeof v === 'number' && String(v).length >= 3) : undefined;
+  return num === undefined ? undefined : String(num);
 }
 
 /** A record's key as a parameter of this schema takes it (`64` for an integer `petId`). */
@@ -303,7 +306,11 @@ function targetArgs(b: Builder, tool: EnvironmentTool, p: LookupPlan | UpdatePla
     if (fixed[r.param] !== undefined) continue;
     if (r.collection && r.targetField) {
       const v = valuesAt(record, r.targetField)[0];
-      if (scalar(v)) fixed[r.param] = v;
+      // An update that re-points the reference (move a booking to another room) names another record.
+      const repoints = 'assign' in p && p.assign.some((a) => a.param === r.param);
+      const other = repoints ? b.records(r.collection).find(([oid]) => norm(oid) !== norm(v)) : undefined;
+      if (other) fixed[r.param] = typedKey(other[0], ta.props[r.param]);
+      else if (scalar(v)) fixed[r.param] = v;
     } else if (r.collection && r.ownerField) {
       const owner = b.records(r.collection).find(([, o]) => valuesAt(o, r.ownerField ?? []).some((v) => norm(v) === norm(id)));
       if (owner) fixed[r.param] = typedKey(owner[0], ta.props[r.param]);
@@ -394,7 +401,7 @@ function maxKey(b: Builder, collection: string): number {
 
 /** The value a filter takes to select `record`. */
 function filterValue(f: FindPlan['filters'][number], id: string, record: JsonObject, schema: JsonSchemaObject | undefined): JsonValue | undefined {
-  if (f.op === 'key') return typedKey(id, schema);
+  if (f.op === 'key') return schema !== undefined && mainType(schema) === 'array' ? [typedKey(id, nonNull(itemsOf(schema)))] : typedKey(id, schema);
   if (f.op === 'keywords') {
     // A word of the record's text that the search must find.
     const text = valuesAt(record, f.path).map((v) => JSON.stringify(v)).join(' ');

@@ -50,6 +50,12 @@ export interface CollectionModel {
   origin: 'sample' | 'tools' | 'llm';
   /** The collection was an array of records in the sample, converted to an object keyed by `keyField`. */
   convertedFromArray?: boolean;
+  /**
+   * The sample keeps the records in an object next to a few plain entries (`{"12345": {…},
+   * "kind": "Buy"}`): the state keeps it as a top-level value, exactly as it is, and the keyed
+   * records driver serves its record entries as a collection.
+   */
+  storedAsValue?: boolean;
 }
 
 /** A reference from a record field to the records of a collection. */
@@ -84,6 +90,20 @@ function isCollectionValue(value: JsonValue): value is JsonObject {
   if (!isJsonObject(value)) return false;
   const vals = Object.values(value);
   return vals.length > 0 && vals.every((v) => isJsonObject(v));
+}
+
+/**
+ * The record entries of an object that mixes records keyed by ids (keys with digits) with a few
+ * plain entries keyed by words (`{"12345": {…}, "order_type": "Buy"}`), or undefined.
+ */
+function recordsBesidePlainEntries(value: JsonValue): Record<string, JsonObject> | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const entries = Object.entries(value);
+  const records = entries.filter(([, v]) => isJsonObject(v));
+  const plain = entries.filter(([, v]) => !isJsonObject(v));
+  if (records.length === 0 || plain.length === 0 || plain.length > Math.max(2, records.length)) return undefined;
+  if (!records.every(([k]) => /\d/.test(k)) || !plain.every(([k, v]) => /^[A-Za-z_]+$/.test(k) && (v === null || typeof v !== 'object'))) return undefined;
+  return Object.fromEntries(records) as Record<string, JsonObject>;
 }
 
 function keyFieldOf(records: Record<string, JsonObject>): string | undefined {
@@ -131,7 +151,13 @@ export function analyzeSampleState(sample: JsonObject): NormalizedSample {
   for (const [name, value] of Object.entries(sample)) {
     let records: Record<string, JsonObject> | undefined;
     let converted = false;
+    let storedAsValue = false;
     if (isCollectionValue(value)) records = value as Record<string, JsonObject>;
+    else if (recordsBesidePlainEntries(value) !== undefined) {
+      records = recordsBesidePlainEntries(value);
+      storedAsValue = true;
+      notes.push(`${name}: records beside plain entries, kept as a value`);
+    }
     else if (Array.isArray(value) && value.length > 0 && value.every((v) => isJsonObject(v))) {
       const items = value as JsonObject[];
       const key = arrayKeyField(name, items);
@@ -147,7 +173,7 @@ export function analyzeSampleState(sample: JsonObject): NormalizedSample {
       values[name] = inferSchemaFromValues([value], { name });
       continue;
     }
-    state[name] = records;
+    state[name] = storedAsValue ? value : records;
     const recordList = Object.values(records);
     // `reminder_list`, `user_map`: the suffix names the container, not the records.
     const entity = singularize(words(name).join('_').replace(/_(list|map|dict|table|db|records|collection|store)$/, ''));
@@ -170,6 +196,7 @@ export function analyzeSampleState(sample: JsonObject): NormalizedSample {
     const format = collection.keyType === 'integer' ? undefined : inferIdFormatFromIds(Object.keys(records));
     if (format) collection.idFormat = format;
     if (converted) collection.convertedFromArray = true;
+    if (storedAsValue) collection.storedAsValue = true;
     collections.push(collection);
   }
   const model: StateModel = { collections, values, relations: [] };

@@ -11,9 +11,11 @@ import { fileTreeDriver } from './file-tree.js';
 import { ticketsDriver } from './tickets.js';
 import { cartDriver } from './cart.js';
 import { calculatorDriver } from './calculator.js';
+import { scalarListDriver } from './scalar-list.js';
+import { referenceDriver } from './reference.js';
 
 /**
  * The drivers, one self-contained module each. Adding a family adds one line here and nothing
  * else in this package.
  */
-export const DRIVER_LIST: readonly DriverRuntime[] = [standInDriver, recordsDriver, sessionDriver, ledgerDriver, settingsDriver, ticketsDriver, cartDriver, calculatorDriver, fileTreeDriver, messagingDriver, postingDriver, knowledgeGraphDriver];
+export const DRIVER_LIST: readonly DriverRuntime[] = [standInDriver, recordsDriver, sessionDriver, ledgerDriver, settingsDriver, ticketsDriver, cartDriver, calculatorDriver, fileTreeDriver, messagingDriver, postingDriver, knowledgeGraphDriver, referenceDriver, scalarListDriver];

@@ -121,6 +121,8 @@ export interface CreatePlan extends PlanBase {
   /** A parameter that supplies the new id, when the tool takes one. */
   idParam?: string;
   idFormat?: RecordIdFormat;
+  /** A top-level integer value holding the next id (`order_counter`): the new key, then incremented. */
+  counter?: string;
   assign: Assignment[];
   constants: { path: string[]; value: JsonValue }[];
   timestamps: string[][];
@@ -157,6 +159,36 @@ export interface UpdatePlan extends PlanBase {
   value?: JsonValue;
   /** Flip the plain boolean value instead of writing `value`. */
   toggle?: boolean;
+  /** Money the call moves, recorded in the record's payment history. */
+  payments?: PaymentEffect;
+}
+
+/**
+ * Money a write moves. `refund`: every payment of the history is refunded (a cancellation);
+ * `difference`: the price difference of the swapped items is paid or refunded through
+ * `methodParam`; `replace`: the paid total moves from the current method to `methodParam`;
+ * `record`: the difference is stored in `differenceField` (nothing is paid yet); `refund-request`:
+ * a refund asked to `methodParam` must go to a method that paid for the record or to a
+ * stored-value one (nothing moves yet).
+ */
+export interface PaymentEffect {
+  kind: 'refund' | 'difference' | 'replace' | 'record' | 'refund-request';
+  /** The record's list of payment entries (`payment_history`). */
+  history: string[];
+  amountField: string;
+  methodField: string;
+  /** The entries' type field and its values; without it a refund is a negative amount. */
+  type?: { field: string; payment: string; refund: string };
+  methodParam?: string;
+  /** Old and new item ids, the target's item list, and where new items' prices are found. */
+  items?: { fromParam: string; toParam: string; field: string; keyField: string; priceField: string; source: { collection: string; field: string } };
+  differenceField?: string[];
+  /**
+   * Stored-value methods: entries of `field` in the owner record (reached by the target's
+   * `ownerPath`) that carry a number in `balanceField`. `creditRefunds`: refunds of a `refund`
+   * go back to such a balance.
+   */
+  wallet?: { collection: string; ownerPath: string[]; field: string; keyField: string; balanceField: string; creditRefunds: boolean };
 }
 
 export interface DeletePlan extends PlanBase {

@@ -3,6 +3,7 @@ import { isJsonObject } from '@autoforge/core';
 import type { NativeTool, ToolContext } from '../tool-context.js';
 import type { DriverTool } from './driver.js';
 import { DriverParamsError, defineDriver } from './driver.js';
+import { withValueCollections } from './value-collections.js';
 import type {
   BatchPlan,
   CreatePlan,
@@ -11,6 +12,7 @@ import type {
   FindPlan,
   ListPlan,
   LookupPlan,
+  PaymentEffect,
   RecordIdFormat,
   RecordsParams,
   RefCheck,
@@ -66,7 +68,7 @@ function setAt(record: JsonObject, path: readonly string[], value: JsonValue): v
 
 function matches(record: JsonObject, id: string, f: Filter, arg: JsonValue | undefined): boolean {
   if (arg === undefined || arg === null) return true;
-  if (f.op === 'key') return norm(id) === norm(arg);
+  if (f.op === 'key') return Array.isArray(arg) ? arg.some((a) => norm(id) === norm(a)) : norm(id) === norm(arg);
   if (f.op === 'hasKey') {
     return valuesAt(record, f.path).some((m) => isJsonObject(m) && m[String(arg)] !== undefined);
   }
@@ -251,6 +253,13 @@ function generateId(format: RecordIdFormat, ctx: ToolContext): string {
 }
 
 function newId(ctx: ToolContext, plan: CreatePlan): string {
+  if (plan.counter !== undefined) {
+    const n = ctx.db.read(plan.counter);
+    if (typeof n === 'number' && Number.isInteger(n) && !ctx.db.has(plan.collection, String(n))) {
+      ctx.db.write(plan.counter, n + 1);
+      return String(n);
+    }
+  }
   if (plan.keyType === 'integer') {
     // The next number after the largest key in use.
     let max = 0;
@@ -417,6 +426,107 @@ function findSource(ctx: ToolContext, source: { collection: string; field: strin
   return undefined;
 }
 
+function cents(x: number): number {
+  return x < 0 ? -Number((-x).toFixed(2)) : Number(x.toFixed(2));
+}
+
+/** A stored-value payment method of the target's owner (one with a balance), or undefined. */
+function walletOf(E: PaymentEffect, ctx: ToolContext, record: JsonObject, method: string): { ownerId: string; owner: JsonObject; entry: JsonObject } | undefined {
+  const w = E.wallet;
+  if (!w) return undefined;
+  const ownerKey = valuesAt(record, w.ownerPath)[0];
+  if (ownerKey === undefined) return undefined;
+  const ownerId = keyText(ownerKey);
+  const stored = ctx.db.get(w.collection, ownerId);
+  if (!stored) return undefined;
+  const owner = copy(stored);
+  const methods = owner[w.field];
+  const entry = Array.isArray(methods)
+    ? methods.find((m): m is JsonObject => isJsonObject(m) && norm(m[w.keyField]) === norm(method))
+    : isJsonObject(methods) && isJsonObject(methods[method])
+      ? methods[method]
+      : undefined;
+  if (!entry || typeof entry[w.balanceField] !== 'number') return undefined;
+  return { ownerId, owner, entry };
+}
+
+/** Moves a stored-value method's balance by `delta` (a debit may not exceed the balance). */
+function moveBalance(E: PaymentEffect, ctx: ToolContext, record: JsonObject, method: string, delta: number): void {
+  const w = walletOf(E, ctx, record, method);
+  if (!w || !E.wallet || delta === 0) return;
+  const balance = w.entry[E.wallet.balanceField] as number;
+  if (balance + delta < 0) throw new Error(`insufficient balance on ${method}: ${balance} available, ${-delta} needed`);
+  w.entry[E.wallet.balanceField] = cents(balance + delta);
+  ctx.db.put(E.wallet.collection, w.ownerId, w.owner);
+}
+
+/** A history entry shaped like the record's existing ones (their field order). */
+function historyEntry(E: PaymentEffect, like: JsonObject | undefined, paid: boolean, amount: number, method: string): JsonObject {
+  const values: JsonObject = { [E.amountField]: E.type ? Math.abs(amount) : paid ? amount : -Math.abs(amount), [E.methodField]: method };
+  if (E.type) values[E.type.field] = paid ? E.type.payment : E.type.refund;
+  const order = like ? Object.keys(like).filter((k) => k in values) : [];
+  const out: JsonObject = {};
+  for (const k of [...order, ...Object.keys(values).filter((k) => !order.includes(k))]) out[k] = values[k] as JsonValue;
+  return out;
+}
+
+/** Records the money a write moves in the target's history (and stored-value balances). */
+function applyPayments(E: PaymentEffect, args: Args, ctx: ToolContext, record: JsonObject): void {
+  const history = valuesAt(record, E.history)[0];
+  const entries = Array.isArray(history) ? (copy(history) as JsonValue[]).filter(isJsonObject) : [];
+  const isPayment = (e: JsonObject): boolean => (E.type ? norm(e[E.type.field]) === norm(E.type.payment) : Number(e[E.amountField]) > 0);
+  const like = entries[0];
+  const method = E.methodParam !== undefined && typeof args[E.methodParam] === 'string' ? (args[E.methodParam] as string) : undefined;
+  const added: JsonObject[] = [];
+  if (E.kind === 'refund-request') {
+    if (method === undefined) return;
+    const paidWith = entries.filter(isPayment).some((e) => norm(e[E.methodField]) === norm(method));
+    if (!paidWith && !walletOf(E, ctx, record, method)) throw new Error(`a refund goes to a payment method that paid for it or to a stored-value one, not ${method}`);
+    return;
+  }
+  if (E.kind === 'refund') {
+    for (const e of entries.filter(isPayment)) {
+      const amount = Number(e[E.amountField]);
+      const m = keyText(e[E.methodField] ?? null);
+      added.push(historyEntry(E, like, false, amount, m));
+      if (E.wallet?.creditRefunds) moveBalance(E, ctx, record, m, amount);
+    }
+  } else if (E.kind === 'replace') {
+    if (method === undefined) return;
+    const paid = entries.filter(isPayment);
+    const last = paid[paid.length - 1];
+    if (!last) throw new Error('there is no payment to move to another method');
+    const current = keyText(last[E.methodField] ?? null);
+    if (norm(current) === norm(method)) throw new Error(`the payment method is already ${method}`);
+    const amount = Math.abs(Number(last[E.amountField]));
+    moveBalance(E, ctx, record, method, -amount);
+    moveBalance(E, ctx, record, current, amount);
+    added.push(historyEntry(E, like, true, amount, method), historyEntry(E, like, false, amount, current));
+  } else if (E.items) {
+    const it = E.items;
+    const from = args[it.fromParam];
+    const to = args[it.toParam];
+    if (!Array.isArray(from) || !Array.isArray(to) || from.length !== to.length) return;
+    const list = valuesAt(record, [it.field])[0];
+    let diff = 0;
+    from.forEach((f, n) => {
+      const old = Array.isArray(list) ? list.find((el): el is JsonObject => isJsonObject(el) && norm(el[it.keyField]) === norm(f)) : undefined;
+      const neu = findSource(ctx, it.source, keyText(to[n] as JsonValue));
+      if (!old || !neu || typeof old[it.priceField] !== 'number' || typeof neu[it.priceField] !== 'number') return;
+      diff += (neu[it.priceField] as number) - (old[it.priceField] as number);
+    });
+    if (E.kind === 'record') {
+      // A request moves no money yet: the difference is recorded, no balance is checked.
+      if (E.differenceField) setAt(record, E.differenceField, cents(diff));
+      return;
+    }
+    if (method === undefined) return;
+    moveBalance(E, ctx, record, method, -diff);
+    added.push(historyEntry(E, like, diff > 0, diff, method));
+  }
+  if (added.length > 0) setAt(record, E.history, [...entries, ...added]);
+}
+
 function runUpdate(P: UpdatePlan, args: Args, ctx: ToolContext): JsonValue {
   if (P.valueKey) {
     ctx.db.write(P.valueKey, P.toggle ? !ctx.db.read(P.valueKey) : (P.value ?? null));
@@ -427,6 +537,10 @@ function runUpdate(P: UpdatePlan, args: Args, ctx: ToolContext): JsonValue {
   checkRefs(ctx, P.refs, args, record, id);
   checkGuards(record, P.guards, P.entity);
   let changed = false;
+  if (P.payments) {
+    applyPayments(P.payments, args, ctx, record);
+    changed = true;
+  }
   for (const a of P.assign) {
     let v = args[a.param];
     if (v === undefined) continue;
@@ -698,8 +812,9 @@ export const recordsDriver = defineDriver<RecordsParams>({
   parse: checkParams,
   compile(params: RecordsParams, tool: DriverTool): NativeTool {
     const shape = outputShaper(tool.outputSchema);
-    if (params.pattern === 'switch') return (args, ctx) => shape(runSwitch(params, args, ctx));
-    if (params.pattern === 'batch') return (args, ctx) => shape(runBatch(params, args, ctx));
-    return (args, ctx) => shape(runPlan(params, args, ctx));
+    // Records may also live in a top-level object value (see value-collections.ts).
+    if (params.pattern === 'switch') return (args, ctx) => shape(runSwitch(params, args, withValueCollections(ctx)));
+    if (params.pattern === 'batch') return (args, ctx) => shape(runBatch(params, args, withValueCollections(ctx)));
+    return (args, ctx) => shape(runPlan(params, args, withValueCollections(ctx)));
   },
 });

@@ -9,10 +9,12 @@ import { settingsFamily } from './settings.js';
 import { ticketsFamily } from './tickets.js';
 import { calculatorFamily } from './calculator.js';
 import { cartFamily } from './cart.js';
+import { referenceFamily } from './reference.js';
+import { scalarListFamily } from './scalar-list.js';
 
 /**
  * The behaviour families, in the order they are offered the tools: a family claims from what the
  * earlier ones left; whatever no family claims goes to keyed records (the default). Adding a
  * family adds one line here and nothing else.
  */
-export const FAMILIES: readonly Family[] = [fileTreeFamily, messagingFamily, postingFamily, knowledgeGraphFamily, ticketsFamily, cartFamily, calculatorFamily, sessionFamily, ledgerFamily, settingsFamily];
+export const FAMILIES: readonly Family[] = [fileTreeFamily, messagingFamily, postingFamily, knowledgeGraphFamily, ticketsFamily, cartFamily, calculatorFamily, sessionFamily, ledgerFamily, scalarListFamily, settingsFamily, referenceFamily];

@@ -1,0 +1,2 @@
+/** Absolute paths of the coverage corpus documents, in report order. */
+export declare function corpusFiles(): string[];
