@@ -52,6 +52,8 @@ const EXCLUDE_AFTER = 4;
 // At least this share of the tasks has 4+ tool calls and a reasoning step; easier ones beyond
 // the rest of the quota are left out (status `surplus:easy`).
 const MIN_HARD = 0.4;
+/** Rounds after which a document that gave no hard task is taken not to allow them. */
+const HARD_TRIAL_ROUNDS = 3;
 
 /** A task with 4+ gold calls and a reasoning node. */
 function isHard(task: Task): boolean {
@@ -110,7 +112,7 @@ export async function synthCommand(file: string, options: SynthCommandOptions, i
     seed,
     tasks: wanted,
     llm: model ? model.model : null,
-    walks: { ...WALKS, mergeTwo: P_MERGE_TWO, excludeAfter: EXCLUDE_AFTER, minHard: MIN_HARD },
+    walks: { ...WALKS, mergeTwo: P_MERGE_TWO, excludeAfter: EXCLUDE_AFTER, minHard: MIN_HARD, hardTrialRounds: HARD_TRIAL_ROUNDS },
     versions: { autoforge: VERSION },
     inputs: { tooldoc: digest(toolDoc), env: digest(spec) },
   };
@@ -133,8 +135,12 @@ export async function synthCommand(file: string, options: SynthCommandOptions, i
   const rng = createRng(seed, 'synth', 'tasks');
   const maxBlueprints = Math.max(wanted * 15, 100);
   const stats = toolStats(blueprints);
-  // The difficulty mix: at most this many tasks without 4+ calls and a reasoning step.
+  // The difficulty mix: at most this many tasks without 4+ calls and a reasoning step — while
+  // the document allows such tasks. After HARD_TRIAL_ROUNDS rounds without one compiled hard
+  // task, the document evidently does not, and the cap is lifted (the summary says so).
   const maxEasy = Math.floor(wanted * (1 - MIN_HARD));
+  let hardSeen = tasks.some(isHard);
+  let capLifted = false;
   let rewrites = 0;
   let pool: CompilePool | undefined;
   const bar = options.progress === false ? undefined : new SingleBar({ stream: process.stderr, format: 'tasks {bar} {value}/{total} | blueprints {attempts}', hideCursor: true });
@@ -149,6 +155,8 @@ export async function synthCommand(file: string, options: SynthCommandOptions, i
       // Fewer hard tasks than the mix asks for: merge two walks more often.
       const hardShare = tasks.length === 0 ? 1 : (tasks.length - countEasy(tasks)) / tasks.length;
       const mergeTwo = hardShare < MIN_HARD + 0.1 ? 0.75 : P_MERGE_TWO;
+      const easyCap = hardSeen || round < HARD_TRIAL_ROUNDS ? maxEasy : wanted;
+      if (easyCap === wanted) capLifted = true;
       const jobs = roundJobs(walkGraph, starts, graph, spec, seed, round, size, mergeTwo, rng.fork(`round-${round}`));
       if (jobs.length === 0) break;
       pool ??= await createCompilePool(spec, workers === undefined ? {} : { workers });
@@ -158,6 +166,7 @@ export async function synthCommand(file: string, options: SynthCommandOptions, i
         if (r.ok) acceptedInRound += 1;
         bar?.update(Math.min(wanted, baseTasks + acceptedInRound), { attempts: blueprints.length + jobs.length });
       });
+      if (results.some((r) => r.ok && isHard(r.value))) hardSeen = true;
       const roundTasks: Task[] = [];
       const roundLines: BlueprintLine[] = [];
       results.forEach((result, j) => {
@@ -169,7 +178,7 @@ export async function synthCommand(file: string, options: SynthCommandOptions, i
           failedAt = failedTool(bp, result.issues[0]?.pointer);
         }
         else if (tasks.length + roundTasks.length >= wanted) status = 'surplus';
-        else if (!isHard(result.value) && countEasy(tasks) + countEasy(roundTasks) >= maxEasy) status = 'surplus:easy';
+        else if (!isHard(result.value) && countEasy(tasks) + countEasy(roundTasks) >= easyCap) status = 'surplus:easy';
         else {
           status = 'accepted';
           const id = `${spec.id}/task-${String(tasks.length + roundTasks.length).padStart(5, '0')}`;
@@ -199,7 +208,7 @@ export async function synthCommand(file: string, options: SynthCommandOptions, i
     await pool?.close();
   }
 
-  io.stdout(`${summary({ options, spec, graph, tasks, blueprints, wanted, resumed, rewrites, model, seconds: (performance.now() - started) / 1000, workers: pool?.workers, excluded: excludedTools(stats), standIns }).join('\n')}\n`);
+  io.stdout(`${summary({ options, spec, graph, tasks, blueprints, wanted, resumed, rewrites, model, seconds: (performance.now() - started) / 1000, workers: pool?.workers, excluded: excludedTools(stats), standIns, capLifted }).join('\n')}\n`);
   if (tasks.length === 0) throw new CliError('E_INPUT', `no task could be compiled from ${file} (${blueprints.length} blueprints tried)`);
 }
 
@@ -359,6 +368,7 @@ interface SummaryInput {
   workers: number | undefined;
   excluded: string[];
   standIns: string[];
+  capLifted: boolean;
 }
 
 function summary(s: SummaryInput): string[] {
@@ -390,6 +400,7 @@ function summary(s: SummaryInput): string[] {
   return [
     `run ${s.options.out}: environment ${s.spec.id}, ${s.spec.tools.length} tools, graph ${s.graph.order} nodes / ${s.graph.size} edges${s.resumed ? ' (resumed)' : ''}`,
     ...(s.standIns.length > 0 ? [`stand-ins left out of the graph (failed the self-check): ${s.standIns.length} — ${s.standIns.join(', ')}`] : []),
+    ...(s.capLifted ? [`no task with 4+ tool calls and a reasoning node compiled in ${HARD_TRIAL_ROUNDS} rounds: this document does not allow them, so easier tasks filled the run`] : []),
     `tasks: ${s.tasks.length}/${s.wanted} from ${s.blueprints.length} blueprints (${hard} with 4+ tool calls and a reasoning node, ${pct(hard)}; ${reasoning} with a reasoning node)`,
     `tool calls per task: ${[...byCalls.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}:${v}`).join(' ') || '-'}`,
     `reasoning nodes: ${[...ops.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
