@@ -67,7 +67,7 @@ describe('autoforge env synth', () => {
     expect(readFileSync(a, 'utf8')).toBe(readFileSync(b, 'utf8'));
   });
 
-  it('prints a summary with collections, patterns and record counts', async () => {
+  it('prints a summary with collections, record counts and every tool with its family, pattern and self-check verdict', async () => {
     const { code, stdout } = await autoforge(
       'env', 'synth', join(benchmarks, 'tau-bench/retail/tools.json'),
       '--db', join(benchmarks, 'tau-bench/retail/data'), '--out', join(out, 'summary.json'),
@@ -75,7 +75,12 @@ describe('autoforge env synth', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/orders: 1000 records/);
     expect(stdout).toMatch(/users: 500 records/);
-    expect(stdout).toMatch(/lookup \(\d+\): .*get_order_details/);
+    expect(stdout).toMatch(/tools: 16 — \d+ work \(passed the self-check\)/);
+    expect(stdout).toMatch(/get_order_details\s+works\s+records:lookup/);
+    // Every tool is listed once, as working or as a stand-in with the reason.
+    const listed = stdout.split('\n').filter((l) => /^  \S+\s+(works|STAND-IN)\s/.test(l));
+    expect(listed).toHaveLength(16);
+    for (const l of listed.filter((x) => x.includes('STAND-IN'))) expect(l).toMatch(/ — \S/);
   });
 
   it('exits 2 with a located message for a broken --db file and for a bad --seed', async () => {

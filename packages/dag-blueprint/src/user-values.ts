@@ -338,6 +338,27 @@ export function inventValue(parameter: string, schema: JsonSchema | undefined, r
     if (s.format !== undefined) return undefined;
     return `${parameter.replace(/_/g, ' ')} ${rng.pick(['as discussed', 'for my account', 'as requested'])}`;
   }
+  // A dictionary of named fields (the fields to change): its required ones, else one of them.
+  if (t === 'object' && s.properties !== undefined) {
+    const names = Object.keys(s.properties).sort();
+    const required = (s.required ?? []).filter((k) => names.includes(k));
+    const chosen = required.length > 0 ? required : rng.shuffle(names).slice(0, 1);
+    const out: JsonObject = {};
+    for (const k of chosen) {
+      const v = inventValue(k, s.properties[k], rng);
+      if (v === undefined) {
+        if (required.length > 0) return undefined;
+        continue;
+      }
+      out[k] = v;
+    }
+    if (Object.keys(out).length > 0) return out;
+    // None of one pick: any field a value can be invented for.
+    for (const k of names) {
+      const v = inventValue(k, s.properties[k], rng);
+      if (v !== undefined) return { [k]: v };
+    }
+  }
   return undefined;
 }
 

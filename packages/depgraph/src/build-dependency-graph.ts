@@ -350,8 +350,12 @@ export function addEffectEdges(graph: DependencyGraph, analyzed: readonly Analyz
       continue;
     }
     const old = graph.getEdgeAttributes(key);
-    const seen = new Set(old.bindings.map((b) => `${b.outputPath}\u0000${b.parameter}`));
-    const bindings = [...old.bindings, ...edge.bindings.filter((b) => !seen.has(`${b.outputPath}\u0000${b.parameter}`))].slice(0, options.maxBindingsPerEdge);
+    // Where a declared effect says which output holds the instance a parameter names, the family
+    // knows the output better than a document's schema: the matcher's guess for it goes.
+    const stated = new Set(edge.bindings.filter((b) => b.effect !== undefined).map((b) => b.parameter));
+    const kept = old.bindings.filter((b) => b.effect !== undefined || !stated.has(b.parameter));
+    const seen = new Set(kept.map((b) => `${b.outputPath}\u0000${b.parameter}`));
+    const bindings = [...edge.bindings.filter((b) => b.effect !== undefined && !seen.has(`${b.outputPath}\u0000${b.parameter}`)), ...kept, ...edge.bindings.filter((b) => b.effect === undefined && !seen.has(`${b.outputPath}\u0000${b.parameter}`))].slice(0, options.maxBindingsPerEdge);
     graph.mergeEdgeAttributes(key, { bindings, score: Math.max(old.score, edge.score), effects: [...(old.effects ?? []), ...(edge.effects ?? [])] });
   }
 }

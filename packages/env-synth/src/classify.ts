@@ -193,7 +193,7 @@ function textEnum(schema: unknown): string[] | undefined {
   return list.length > 0 ? list : undefined;
 }
 
-/** A top-level integer value that holds the next id of an entity (`order_counter`, `next_order_id`). */
+/** A top-level integer value that holds the next id of an entity (`ticket_counter`, `next_ticket_id`). */
 function counterFor(model: StateModel, entity: string): string | undefined {
   return Object.keys(model.values).find((k) => {
     const w = words(k);
@@ -266,8 +266,10 @@ export class Classifier {
     if (!verb || /status\b[^.]*?\b(?:to|as|into|becomes?)\s+['"]/i.test(a.tool.description)) return undefined;
     const forms = PARTICIPLES[verb] ?? [`${verb}ed`];
     if (values.some((v) => forms.includes(v.toLowerCase()) || words(v)[0] === verb)) return undefined;
+    const own = new Set(a.params.map((p) => p.name));
     for (const s of this.siblings) {
-      if (s === a || !s.verb || s.verb === verb) continue;
+      // A sibling of the same shape: every parameter it takes, this tool takes too.
+      if (s === a || !s.verb || s.verb === verb || s.params.length < 2 || !s.params.every((p) => own.has(p.name))) continue;
       const quoted = /status\b[^.]*?\b(?:to|as|into|becomes?)\s+['"]([^'"]{1,40})['"]/i.exec(s.tool.description)?.[1];
       const w = quoted ? words(quoted) : [];
       if (w.length > 1 && w[0] === s.verb) return [verb, ...w.slice(1)].join(' ');
@@ -383,7 +385,7 @@ export class Classifier {
     if (bareId && nounC && (vc === 'update' || vc === 'transition' || vc === 'delete' || vc === 'toggle' || vc === 'enable' || vc === 'disable')) {
       single.unshift({ p: bareId, res: { kind: 'collection', c: nounC } });
     }
-    // `Move a booking to another room`: the record said to be "another" one is where the target goes.
+    // `Move a book to another shelf`: the record said to be "another" one is where the target goes.
     const elsewhere = (r: Ref & { res: { kind: 'collection'; c: CollectionModel } }): boolean =>
       new RegExp(`\\b(another|a different|a new|some other)\\s+${r.res.c.entity}\\b`, 'i').test(a.tool.description);
     const eligible = single.length > 1 && single.some((r) => !elsewhere(r)) ? single.filter((r) => !elsewhere(r)) : single;
@@ -515,7 +517,7 @@ export class Classifier {
         filters.push({ param: p.name, path: [], op: 'key' });
         continue;
       }
-      // `stocks: [symbols]` in a filter of stocks: the records to consider, by key.
+      // `books: [ids]` in a filter of books: the records to consider, by key.
       if (mainType(p.schema) === 'array' && ['string', 'integer'].includes(mainType(itemsOf(p.schema)) ?? '') && (name === c.name || singularize(name) === c.entity)) {
         filters.push({ param: p.name, path: [], op: 'key' });
         continue;
@@ -730,6 +732,9 @@ export class Classifier {
       const initial = INITIAL_STATUS.map((i) => values.find((v) => v.toLowerCase() === i)).find((v) => v !== undefined);
       const value = initial ?? values[0];
       if (value !== undefined) plan.constants.push({ path: [sf], value });
+      // A status only the tools' outputs list joins the field's enum.
+      const own = enumOf(c.recordSchema.properties?.[sf]);
+      if (value !== undefined && own !== undefined && own.length > 0 && !own.includes(value)) this.edits.addEnumValue(c.name, [sf], value);
     }
     return { plan };
   }
@@ -844,7 +849,7 @@ export class Classifier {
       if (ref && ref.res.kind === 'collection') {
         // An update naming another record re-points the target's reference to it.
         let path = fieldFor(c.recordSchema, p.name);
-        // `to another room`: the target holds the reference even where no schema showed it yet.
+        // `to another shelf`: the target holds the reference even where no schema showed it yet.
         if (!path && new RegExp(`\\b(another|a different|a new|some other)\\s+${ref.res.c.entity}\\b`, 'i').test(a.tool.description)) {
           this.edits.addField(c.name, [p.name], { type: mainType(p.schema) ?? 'string' });
           path = [p.name];

@@ -85,8 +85,8 @@ function fieldList(schema: JsonSchemaObject, prefix: string): string[] {
 
 /**
  * Records a create adds need only the fields the tools describe: when outputs of tools about the
- * entity list its fields (`get_order_details` → id, symbol, price, amount, status), a field that
- * the sample's records had but neither those outputs nor the create name (`num_shares`) stays
+ * entity list its fields (`show_booking` → id, room, nights, status), a field that
+ * the sample's records had but neither those outputs nor the create name (`guest_note`) stays
  * optional, instead of being filled with an empty value.
  */
 function narrowRequired(c: CollectionModel, create: CreatePlan, analyses: readonly ToolAnalysis[]): void {

@@ -304,13 +304,19 @@ function targetArgs(b: Builder, tool: EnvironmentTool, p: LookupPlan | UpdatePla
   const fixed: JsonObject = { ...extra, [p.param]: typedKey(id, ta.props[p.param]) };
   for (const r of p.refs) {
     if (fixed[r.param] !== undefined) continue;
+    // An update that re-points the reference (move a book to another shelf) names another record.
+    const repoint = r.collection && 'assign' in p ? p.assign.find((a) => a.param === r.param) : undefined;
+    if (r.collection && repoint) {
+      const current = valuesAt(record, repoint.path)[0];
+      const other = b.records(r.collection).find(([oid]) => norm(oid) !== norm(current));
+      if (other) {
+        fixed[r.param] = typedKey(other[0], ta.props[r.param]);
+        continue;
+      }
+    }
     if (r.collection && r.targetField) {
       const v = valuesAt(record, r.targetField)[0];
-      // An update that re-points the reference (move a booking to another room) names another record.
-      const repoints = 'assign' in p && p.assign.some((a) => a.param === r.param);
-      const other = repoints ? b.records(r.collection).find(([oid]) => norm(oid) !== norm(v)) : undefined;
-      if (other) fixed[r.param] = typedKey(other[0], ta.props[r.param]);
-      else if (scalar(v)) fixed[r.param] = v;
+      if (scalar(v)) fixed[r.param] = v;
     } else if (r.collection && r.ownerField) {
       const owner = b.records(r.collection).find(([, o]) => valuesAt(o, r.ownerField ?? []).some((v) => norm(v) === norm(id)));
       if (owner) fixed[r.param] = typedKey(owner[0], ta.props[r.param]);

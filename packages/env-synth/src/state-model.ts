@@ -51,8 +51,8 @@ export interface CollectionModel {
   /** The collection was an array of records in the sample, converted to an object keyed by `keyField`. */
   convertedFromArray?: boolean;
   /**
-   * The sample keeps the records in an object next to a few plain entries (`{"12345": {…},
-   * "kind": "Buy"}`): the state keeps it as a top-level value, exactly as it is, and the keyed
+   * The sample keeps the records in an object next to a few plain entries (`{"1042": {…},
+   * "kind": "draft"}`): the state keeps it as a top-level value, exactly as it is, and the keyed
    * records driver serves its record entries as a collection.
    */
   storedAsValue?: boolean;
@@ -94,7 +94,7 @@ function isCollectionValue(value: JsonValue): value is JsonObject {
 
 /**
  * The record entries of an object that mixes records keyed by ids (keys with digits) with a few
- * plain entries keyed by words (`{"12345": {…}, "order_type": "Buy"}`), or undefined.
+ * plain entries keyed by words (`{"1042": {…}, "kind": "draft"}`), or undefined.
  */
 function recordsBesidePlainEntries(value: JsonValue): Record<string, JsonObject> | undefined {
   if (!isJsonObject(value)) return undefined;

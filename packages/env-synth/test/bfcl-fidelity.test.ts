@@ -21,11 +21,11 @@ const FLOORS: Record<string, { calls: number; entries: number }> = {
   MessageAPI: { calls: 27, entries: 12 },
   TwitterAPI: { calls: 63, entries: 36 },
   TicketAPI: { calls: 45, entries: 24 },
-  TradingBot: { calls: 22, entries: 6 },
-  TravelAPI: { calls: 1, entries: 15 },
+  TradingBot: { calls: 149, entries: 28 },
+  TravelAPI: { calls: 20, entries: 23 },
   VehicleControlAPI: { calls: 137, entries: 6 },
 };
-const OVERALL_FLOOR = { calls: 492, entries: 61 };
+const OVERALL_FLOOR = { calls: 649, entries: 91 };
 
 describe('the yardstick rules', () => {
   it('a real output matches when each of its scalar leaves occurs among ours', () => {

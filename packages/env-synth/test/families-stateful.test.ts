@@ -155,9 +155,19 @@ describe('session on the travel function doc', () => {
 
   it('reads a card balance from the keyed cards of the sample', () => {
     const call = caller(spec);
-    expect(family(report, 'ledger')).toEqual([{ tool: 'get_credit_card_balance', works: true }]);
+    expect(family(report, 'ledger')).toEqual([
+      { tool: 'get_credit_card_balance', works: true },
+      { tool: 'purchase_insurance', works: true },
+    ]);
     expect(ok(call('get_credit_card_balance', { access_token: '251675', card_id: 'card_4455' }))).toEqual({ card_balance: 1500.75 });
     expect(call('get_credit_card_balance', { access_token: '251675', card_id: 'nope' }).ok).toBe(false);
+  });
+
+  it('charges a purchase to the card it names, by its cost', () => {
+    const call = caller(spec);
+    ok(call('purchase_insurance', { access_token: '251675', insurance_type: 'comprehensive', insurance_cost: 500.75, booking_id: 'b1', card_id: 'card_4455' }));
+    expect(ok(call('get_credit_card_balance', { access_token: '251675', card_id: 'card_4455' }))).toEqual({ card_balance: 1000 });
+    expect(call('purchase_insurance', { access_token: '251675', insurance_type: 'comprehensive', insurance_cost: 10, booking_id: 'b1', card_id: 'nope' }).ok).toBe(false);
   });
 });
 

@@ -413,13 +413,18 @@ describe('synthesizeEnvironmentWithLlm', () => {
   });
 });
 
-// The records driver's own code, transpiled for the sandbox: known-good JavaScript for any plan.
-const RECORDS_DRIVER_JS = ts
-  .transpileModule(readFileSync(join(import.meta.dirname, '../../env-runtime/src/drivers/records.ts'), 'utf8'), {
-    compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext },
-  })
-  .outputText.replace(/^import .*$/gm, '')
-  .replace(/^export /gm, '');
+// The records driver's own code (with the value-collections view it uses), transpiled for the
+// sandbox: known-good JavaScript for any plan.
+const RECORDS_DRIVER_JS = ['value-collections.ts', 'records.ts']
+  .map((f) =>
+    ts
+      .transpileModule(readFileSync(join(import.meta.dirname, '../../env-runtime/src/drivers', f), 'utf8'), {
+        compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext },
+      })
+      .outputText.replace(/^import .*$/gm, '')
+      .replace(/^export /gm, ''),
+  )
+  .join('\n');
 const DRIVER_SHIMS = `function isJsonObject(v) { return typeof v === 'object' && v !== null && !Array.isArray(v); }
 class DriverParamsError extends Error {}
 function defineDriver(d) { return { compile: (p, t) => d.compile(d.parse(p, t), t) }; }`;

@@ -18,6 +18,14 @@ describe('linearScale', () => {
 });
 
 describe('ticks', () => {
+  // Regression: a domain whose tick indices pass 2^53 (values near 1e20 with a tiny span) made
+  // the loop's `i++` a no-op; the array grew until V8 aborted the process.
+  it('ends on domains whose tick indices are beyond 2^53', () => {
+    // One ulp of 1e20 is 16384: a step of about 2000 puts the first index near 5e16.
+    expect(ticks(1e20, 1e20 + 16384, { count: 8 })).toEqual([1e20, 1e20 + 16384]);
+    expect(ticks(-1e20 - 16384, -1e20)).toEqual([-1e20 - 16384, -1e20]);
+  });
+
   it('gives round values on a 1-2-5 step', () => {
     expect(ticks(0, 1)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
     expect(ticks(0, 7, { integer: true, count: 8 })).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);

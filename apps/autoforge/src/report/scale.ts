@@ -70,7 +70,8 @@ export function ticks(min: number, max: number, options: TickOptions = {}): numb
   const first = Math.ceil(min / step - 1e-9);
   const last = Math.floor(max / step + 1e-9);
   // A span beyond what doubles resolve (e.g. ±1e308) has no sensible steps: label the ends.
-  if (!Number.isFinite(first) || !Number.isFinite(last) || last - first > 1000) return [min, max];
+  // Past 2^53 `i++` no longer changes `i` (the loop below would never end): label the ends too.
+  if (!Number.isSafeInteger(first) || !Number.isSafeInteger(last) || last - first > 1000) return [min, max];
   // Multiplying an integer index by the step (instead of adding steps up) keeps 0.1 * 3 from drifting.
   for (let i = first; i <= last; i++) out.push(Number((i * step).toPrecision(12)));
   const slack = (max - min) * 1e-7;

@@ -121,7 +121,7 @@ export interface CreatePlan extends PlanBase {
   /** A parameter that supplies the new id, when the tool takes one. */
   idParam?: string;
   idFormat?: RecordIdFormat;
-  /** A top-level integer value holding the next id (`order_counter`): the new key, then incremented. */
+  /** A top-level integer value holding the next id (`ticket_counter`): the new key, then incremented. */
   counter?: string;
   assign: Assignment[];
   constants: { path: string[]; value: JsonValue }[];

@@ -4,7 +4,7 @@ import { DriverParamsError, defineDriver } from './driver.js';
 import { argValue } from './settings.js';
 
 // The `scalar-list` driver: a top-level list of plain values (symbols, tags, log lines, ids) is
-// the state — a watchlist, a set of tags, a log. Tools show it, add a value to it or remove one.
+// the state — a shortlist, a set of tags, a log. Tools show it, add a value to it or remove one.
 
 /** The params of one scalar-list tool. */
 export interface ScalarListParams {

@@ -3,7 +3,7 @@ import { isJsonObject } from '@autoforge/core';
 import type { Db, ToolContext } from '../tool-context.js';
 
 // Records kept in a top-level value rather than a collection: an object whose entries are
-// records keyed by id next to a few plain entries (`{"12345": {…}, "kind": "Buy"}`), as sample
+// records keyed by id next to a few plain entries (`{"1042": {…}, "kind": "draft"}`), as sample
 // states sometimes have them. The state keeps the object exactly as it is (plain entries
 // included); the keyed-records driver reads and writes its records through this view of `db`,
 // with the collection operations it uses everywhere else.

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonSchemaObject, JsonValue } from '@autoforge/core';
+import type { JsonObject, JsonSchemaObject, JsonValue, ToolEffect } from '@autoforge/core';
 import { canonicalJson, createRng, isJsonObject } from '@autoforge/core';
 import type { ParamInfo, ToolAnalysis } from '../analyze-tool.js';
 import { words } from '../naming.js';
@@ -91,6 +91,35 @@ function opOf(a: ToolAnalysis): Op | undefined {
   if ((first === 'open' || a.verbClass === 'lookup') && ent && namesParam(a) !== undefined) return 'open';
   if ((a.verbClass === 'lookup' || a.verbClass === 'list' || first === 'read' || first === 'dump' || first === 'export') && hasWord(a, GRAPH_WORDS) && a.params.filter((p) => p.required).length === 0) return 'read';
   return undefined;
+}
+
+/**
+ * What each operation does to entities and relations. A list of names (`entityNames`) names
+ * existing entities; batches of new items (`entities`, `relations`) are what the user states.
+ */
+function graphEffects(op: Op, a: ToolAnalysis, args: Record<string, string>, m: Model): ToolEffect[] {
+  const required = new Set(a.params.filter((p) => p.required).map((p) => p.name));
+  const names: ToolEffect['state'] = { path: `${m.entitiesKey}[].${m.entity.name}` };
+  const named = (action: ToolEffect['action']): ToolEffect[] => (args.names !== undefined && required.has(args.names) ? [{ action, resource: 'entity', via: args.names, state: names }] : []);
+  switch (op) {
+    case 'create-entities':
+      return [{ action: 'creates', resource: 'entity' }];
+    case 'create-relations':
+      return [{ action: 'reads', resource: 'entity' }, { action: 'creates', resource: 'relation' }];
+    case 'add-observations':
+    case 'delete-observations':
+      return [{ action: 'changes', resource: 'entity' }];
+    case 'delete-entities':
+      return [...named('removes'), { action: 'changes', resource: 'relation' }];
+    case 'delete-relations':
+      return [{ action: 'removes', resource: 'relation' }];
+    case 'read':
+      return [{ action: 'reads', resource: 'entity' }, { action: 'reads', resource: 'relation' }];
+    case 'search':
+      return [{ action: 'reads', resource: 'entity' }];
+    case 'open':
+      return [...named('reads'), { action: 'reads', resource: 'relation' }];
+  }
 }
 
 interface Model {
@@ -383,7 +412,7 @@ function planGraph(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
       }
     }
     const write = op !== 'read' && op !== 'search' && op !== 'open';
-    tools[name] = { implementation: { kind: 'driver', driver: 'knowledge-graph', version: 1, params }, pattern: `knowledge-graph:${op}`, outputSchema, access: write ? 'write' : 'read', probes };
+    tools[name] = { implementation: { kind: 'driver', driver: 'knowledge-graph', version: 1, params }, pattern: `knowledge-graph:${op}`, outputSchema, access: write ? 'write' : 'read', probes, effects: graphEffects(op, a, args, m) };
   }
 
   const entitySchema: JsonSchemaObject = {

@@ -12,7 +12,7 @@ type Json = JsonObject;
 type Op = 'credit' | 'debit' | 'transfer' | 'balance' | 'history';
 
 const CREDIT = new Set(['deposit', 'fund', 'refund', 'topup', 'top', 'credit', 'reload', 'recharge', 'add']);
-const DEBIT = new Set(['withdraw', 'withdrawal', 'pay', 'charge', 'debit', 'spend', 'deduct']);
+const DEBIT = new Set(['withdraw', 'withdrawal', 'pay', 'charge', 'debit', 'spend', 'deduct', 'purchase', 'buy']);
 const BALANCE_FIELD = /^(balance|current_balance|available_balance|funds|cash|cash_balance|account_balance|wallet_balance|credit)$/;
 const AMOUNT_PARAM = /^(amount|value|sum|total|funds|money|deposit|payment|amount_\w+|\w+_amount)$/;
 const ACCOUNT_NOUN = new Set(['account', 'wallet', 'card', 'balance', 'fund', 'money', 'funds']);
@@ -21,8 +21,16 @@ function snakeName(name: string): string {
   return nameWords(name).join('_');
 }
 
+/** What a purchase paid from a named account costs (`insurance_cost`, `fee`). */
+const PRICE_PARAM = /^(cost|fee|price|\w+_cost|\w+_fee|\w+_price)$/;
+const PURCHASE = new Set(['purchase', 'buy']);
+
 function amountParam(a: ToolAnalysis): string | undefined {
-  return a.params.find((p) => typeOf(p.schema) === 'number' && AMOUNT_PARAM.test(snakeName(p.name)))?.name;
+  const amount = a.params.find((p) => typeOf(p.schema) === 'number' && AMOUNT_PARAM.test(snakeName(p.name)))?.name;
+  if (amount !== undefined) return amount;
+  // `purchase_cover(cover_cost, card_id)`: a purchase charged to an account the call names.
+  if (!PURCHASE.has(a.words[0] ?? '') || accountParams(a).length !== 1) return undefined;
+  return a.params.find((p) => p.required && typeOf(p.schema) === 'number' && PRICE_PARAM.test(snakeName(p.name)))?.name;
 }
 
 /** Parameters that name an account by id (`account_id`, `card_id`, `from_account`), in order. */

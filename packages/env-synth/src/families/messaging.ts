@@ -1,4 +1,4 @@
-import type { JsonObject, JsonSchemaObject, JsonValue } from '@autoforge/core';
+import type { JsonObject, JsonSchemaObject, JsonValue, ToolEffect } from '@autoforge/core';
 import { createRng, isJsonObject } from '@autoforge/core';
 import type { ToolAnalysis } from '../analyze-tool.js';
 import { words } from '../naming.js';
@@ -6,7 +6,7 @@ import { seededFaker } from '../values/realistic.js';
 import type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe } from './family.js';
 import { freeKey, reservedKeys } from './free-key.js';
 import type { FactSpec } from './output-template.js';
-import { fact, failureIsStatus, templateFor } from './output-template.js';
+import { fact, factPath, failureIsStatus, templateFor } from './output-template.js';
 
 // A messaging app: a user directory, a message log, the logged-in user. Recognised from a tool
 // that sends a message (a message noun and a receiver), then every tool that reads or changes
@@ -758,6 +758,7 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
       outputSchema,
       access: write ? 'write' : 'read',
       probes,
+      effects: messagingEffects(op, a, args, params.output as JsonValue, model, requireLogin || (op === 'send' && (hasLogin || externalLogin !== undefined))),
     };
   }
 
@@ -768,6 +769,89 @@ function planMessaging(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
       (model.adopted.length > 0 ? `; adopted from the sample: ${model.adopted.join(', ')}` : '; generated'),
   );
   return { state, tools, notes };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Effects: what each operation does to users, messages and the session, through which parameter
+
+const SESSION = 'session';
+const USER = 'user';
+const USER_NAME = 'user name';
+const MESSAGE = 'message';
+
+/** Where the state keeps the users' ids and names. */
+function userPaths(u: UsersModel): { ids: NonNullable<ToolEffect['state']>; names: NonNullable<ToolEffect['state']> } {
+  if (u.shape === 'name-to-id') return { ids: { path: `${u.key}.*` }, names: { path: u.key, keys: true } };
+  if (u.shape === 'name-to-record') return { ids: { path: `${u.key}.*.${u.idField}` }, names: { path: u.key, keys: true } };
+  return { ids: { path: `${u.key}[].${u.idField}` }, names: { path: `${u.key}[].${u.nameField}` } };
+}
+
+/** A parameter that names a user by name (`user_name`) rather than by id (`receiver_id`). */
+function byName(parameter: string): boolean {
+  const w = paramWords(parameter);
+  return (w.includes('name') || w.includes('username')) && !w.includes('id');
+}
+
+function messagingEffects(op: Op, a: ToolAnalysis, args: Record<string, string>, output: JsonValue, model: Model, needsLogin: boolean): ToolEffect[] {
+  const required = new Set(a.params.filter((p) => p.required).map((p) => p.name));
+  const paths = userPaths(model.users);
+  const who = (action: ToolEffect['action'], role: string): ToolEffect[] => {
+    const p = args[role];
+    if (p === undefined || !required.has(p)) return [];
+    return role === 'name' || byName(p) ? [{ action, resource: USER_NAME, via: p, state: paths.names }] : [{ action, resource: USER, via: p, state: paths.ids }];
+  };
+  const messageIds: ToolEffect['state'] | undefined =
+    model.messages.shape === 'records' ? { path: `${model.messages.key}.*.${model.messages.idField}` } : undefined;
+  const byId = (action: ToolEffect['action']): ToolEffect[] => {
+    const p = args.messageId;
+    return p !== undefined && required.has(p) ? [{ action, resource: MESSAGE, via: p, ...(messageIds !== undefined ? { state: messageIds } : {}) }] : [];
+  };
+  const session: ToolEffect[] = needsLogin ? [{ action: 'requires', resource: SESSION }] : [];
+  const at = (f: string, opts: { item?: string; each?: boolean } = {}): { path: string } | Record<string, never> => {
+    const path = factPath(output, f, opts);
+    return path !== undefined && path !== '$' ? { path } : {};
+  };
+  switch (op) {
+    case 'login':
+      return [{ action: 'creates', resource: SESSION }, ...who('reads', 'user')];
+    case 'logout':
+      return [{ action: 'removes', resource: SESSION }];
+    case 'login-status':
+      return [{ action: 'reads', resource: SESSION }];
+    case 'send': {
+      // A message is what its receiver names here: a delete by receiver removes the latest one sent.
+      const to = who('reads', 'receiver');
+      const made: ToolEffect[] = to.map((e) => ({ action: 'creates', resource: MESSAGE, via: e.via as string }));
+      return [...session, ...who('reads', 'sender'), ...to, ...(made.length > 0 ? made : [{ action: 'creates' as const, resource: MESSAGE, ...at('message_id') }])];
+    }
+    case 'delete': {
+      const named = byId('removes');
+      if (named.length > 0) return [...session, ...named];
+      const p = args.receiver;
+      const receivers: ToolEffect['state'] =
+        model.messages.shape === 'records' ? { path: `${model.messages.key}.*.${model.messages.receiverField}` } : { path: model.messages.key, keys: true };
+      return p !== undefined && required.has(p) ? [...session, { action: 'removes', resource: MESSAGE, via: p, state: receivers }] : [...session, { action: 'removes', resource: MESSAGE }];
+    }
+    case 'get':
+      return [...session, ...byId('reads')];
+    case 'latest-id':
+    case 'earliest-id':
+      return [...session, { action: 'reads', resource: MESSAGE }, { action: 'lists', resource: MESSAGE, ...at('id') }];
+    case 'list-sent':
+    case 'list-received':
+    case 'list-all':
+    case 'search':
+    case 'stats':
+      return [...session, ...who('reads', 'receiver'), ...who('reads', 'sender'), ...who('reads', 'user'), { action: 'reads', resource: MESSAGE }];
+    case 'add-contact': {
+      const p = args.name;
+      return [...session, ...(p !== undefined ? [{ action: 'creates' as const, resource: USER_NAME, via: p }] : []), { action: 'creates', resource: USER, ...at('user_id') }];
+    }
+    case 'user-id':
+      return [...session, ...who('reads', 'name'), { action: 'lists', resource: USER, ...at('user_id') }];
+    case 'list-users':
+      return [...session, { action: 'lists', resource: USER_NAME, ...at('names', { each: true }) }, { action: 'lists', resource: USER, ...at('ids', { each: true }) }];
+  }
 }
 
 function schemaOf(key: string, value: JsonValue, model: Model): JsonSchemaObject {

@@ -144,3 +144,28 @@ export function failureIsStatus(schema: JsonSchema | undefined): boolean {
     return mainType(s) === 'boolean' && typeof s.description === 'string' && /\bfalse\b(,)?\s*(otherwise|if|when|on failure)/i.test(s.description);
   });
 }
+
+/**
+ * Where a template puts a fact, as an output path (`message_id`, `stats.received_count`), or with
+ * `item` where it puts a fact of each item of list fact `fact` (`results[].id`); a list fact put
+ * whole ends in `[]` (`user_list[]`) when `each` is set. Undefined when the template leaves it out.
+ */
+export function factPath(template: JsonValue, fact: string, options: { item?: string; each?: boolean } = {}): string | undefined {
+  const join = (prefix: string, rest: string): string => (prefix === '' ? rest : rest.startsWith('[') ? `${prefix}${rest}` : `${prefix}.${rest}`);
+  const walk = (t: JsonValue, prefix: string, depth: number): string | undefined => {
+    if (depth > 8 || t === null || typeof t !== 'object' || Array.isArray(t)) return undefined;
+    if (options.item === undefined && t.$ === fact) return options.each === true ? `${prefix}[]` : prefix === '' ? '$' : prefix;
+    if (options.item !== undefined && t.$each === fact) {
+      const sub = factPath(t.item as JsonValue, options.item);
+      const list = join(prefix, '[]');
+      return sub === undefined ? undefined : sub === '$' ? list : join(list, sub);
+    }
+    if ('$' in t || '$each' in t) return undefined;
+    for (const [k, v] of Object.entries(t)) {
+      const found = walk(v, join(prefix, k), depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return walk(template, '', 0);
+}

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonSchemaObject, JsonValue } from '@autoforge/core';
+import type { JsonObject, JsonSchemaObject, JsonValue, ToolEffect } from '@autoforge/core';
 import { createRng, isJsonObject } from '@autoforge/core';
 import type { ToolAnalysis } from '../analyze-tool.js';
 import { pluralize, singularize, words } from '../naming.js';
@@ -7,7 +7,7 @@ import { seededFaker } from '../values/realistic.js';
 import type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe } from './family.js';
 import { freeKey, reservedKeys } from './free-key.js';
 import type { FactSpec } from './output-template.js';
-import { failureIsStatus, fact, recordFacts, templateFor } from './output-template.js';
+import { factPath, failureIsStatus, fact, recordFacts, templateFor } from './output-template.js';
 
 // A social-posting account: posts with an author, comments, shares, mentions and the account's
 // following list. Recognised from a tool that publishes a post with text content, next to tools
@@ -693,13 +693,75 @@ function planPosting(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
     const write = op === 'post' || op === 'delete' || op === 'comment' || op === 'share' || op === 'mention' || op === 'follow' || op === 'unfollow' || op === 'login' || op === 'logout';
     // The login requirement is a declared precondition, visible to whoever reads the spec.
     const preconditions = requireLogin && m.session !== undefined ? [{ path: m.session, truthy: true, message: 'User not authenticated: log in before this action.' }] : undefined;
-    tools[name] = { implementation: { kind: 'driver', driver: 'posting', version: 1, params, ...(preconditions !== undefined ? { preconditions } : {}) }, pattern: `posting:${op}`, outputSchema, access: write ? 'write' : 'read', probes };
+    tools[name] = { implementation: { kind: 'driver', driver: 'posting', version: 1, params, ...(preconditions !== undefined ? { preconditions } : {}) }, pattern: `posting:${op}`, outputSchema, access: write ? 'write' : 'read', probes, effects: postingEffects(op, a, args, params.output as JsonValue, m, requireLogin) };
   }
 
   const state: FamilyPlan['state'] = {};
   for (const [k, v] of Object.entries(m.owned)) state[k] = { schema: schemaOf(k, v, m), value: v };
   const notes = [`posts at "${m.posts.key}" (${m.posts.shape}, ${m.posts.idType} ids)` + (m.adopted.length > 0 ? `; adopted from the sample: ${m.adopted.join(', ')}` : '; generated')];
   return { state, tools, notes };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Effects: what each operation does to posts, the account, the followed users and the session
+
+const SESSION = 'session';
+const POST = 'post';
+const AUTHOR = 'user';
+const FOLLOWED = 'followed user';
+
+function postingEffects(op: Op, a: ToolAnalysis, args: Record<string, string>, output: JsonValue, m: Model, needsLogin: boolean): ToolEffect[] {
+  const required = new Set(a.params.filter((p) => p.required).map((p) => p.name));
+  const stored = m.owned[m.posts.key];
+  const records = Array.isArray(stored) ? stored : isJsonObject(stored) ? Object.values(stored) : [];
+  // Posts named by their id field, or in a map without one, by their keys.
+  const ids: NonNullable<ToolEffect['state']> =
+    m.posts.shape === 'map' && !records.every((r) => isJsonObject(r) && r[m.posts.idField] !== undefined) ? { path: m.posts.key, keys: true } : { path: `${m.posts.key}.*.${m.posts.idField}` };
+  const authors: NonNullable<ToolEffect['state']> = { path: `${m.posts.key}.*.${m.posts.authorField}` };
+  const on = (action: ToolEffect['action'], resource: string, role: string, state?: ToolEffect['state']): ToolEffect[] => {
+    const p = args[role];
+    return p !== undefined && (required.has(p) || action === 'creates') ? [{ action, resource, via: p, ...(state !== undefined ? { state } : {}) }] : [];
+  };
+  const session: ToolEffect[] = needsLogin ? [{ action: 'requires', resource: SESSION }] : [];
+  switch (op) {
+    case 'login': {
+      // The account the state keeps: its user name and password are what a login must give.
+      const account = m.author.length > 0 ? on('reads', 'account', 'user', { path: m.author.join('.') }) : [];
+      const secret = m.password !== undefined ? on('reads', 'password', 'password', { path: m.password.join('.') }) : [];
+      return [{ action: 'creates', resource: SESSION }, ...account, ...secret];
+    }
+    case 'logout':
+      return [{ action: 'removes', resource: SESSION }];
+    case 'login-status':
+      return [{ action: 'reads', resource: SESSION }];
+    case 'post': {
+      const path = factPath(output, 'id');
+      return [...session, { action: 'creates', resource: POST, ...(path !== undefined && path !== '$' ? { path } : {}) }];
+    }
+    case 'get':
+    case 'comments':
+      return [...session, ...on('reads', POST, 'post', ids)];
+    case 'comment':
+    case 'share':
+    case 'mention':
+      return [...session, ...on('changes', POST, 'post', ids)];
+    case 'delete':
+      return [...session, ...on('removes', POST, 'post', ids)];
+    case 'by-user':
+    case 'user-stats':
+      return [...session, ...on('reads', AUTHOR, 'user', authors), { action: 'reads', resource: POST }];
+    case 'search':
+      return [...session, { action: 'reads', resource: POST }];
+    case 'follow':
+      // Like following a symbol: someone who posts, not followed yet.
+      return [...session, ...on('reads', AUTHOR, 'user', authors), ...on('creates', FOLLOWED, 'user')];
+    case 'unfollow':
+      return [...session, ...on('removes', FOLLOWED, 'user', m.followingKey !== undefined ? { path: m.followingKey } : undefined)];
+    case 'following': {
+      const path = factPath(output, 'users', { each: true });
+      return [...session, { action: 'lists', resource: FOLLOWED, ...(path !== undefined ? { path } : {}), ...(m.followingKey !== undefined ? { state: { path: m.followingKey } } : {}) }];
+    }
+  }
 }
 
 function schemaOf(key: string, value: JsonValue, m: Model): JsonSchemaObject {

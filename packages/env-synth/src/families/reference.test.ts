@@ -119,6 +119,17 @@ describe('referenceFamily', () => {
     expect(policy?.outputSchema).toMatchObject({ type: 'object', properties: { shipping_policy: { type: 'string' } } });
   });
 
+  it('with a sample state: the towns it mentions get answers in the table; a read of a record its id names stays with records', () => {
+    const r = synthesizeEnvironment(desk, { seed: 5, sampleState: { hubs: { h1: { hub_id: 'h1', town: 'Braga' }, h2: { hub_id: 'h2', town: 'Faro' } } } });
+    if (!r.ok) throw new Error(JSON.stringify(r.issues));
+    const byTool = Object.fromEntries((r.value.report.coverage ?? []).map((c) => [c.tool, c]));
+    expect(byTool.get_parcel?.family).not.toBe('reference');
+    expect(byTool.lookup_postal_code?.family).toBe('reference');
+    const table = r.value.spec.seedState.reference as Record<string, { args: JsonObject }[]>;
+    const towns = (table.lookup_postal_code ?? []).map((row) => row.args.town);
+    expect(towns).toEqual(expect.arrayContaining(['Braga', 'Faro']));
+  });
+
   it('same document, same seed: the same spec; another seed, other answers', () => {
     expect(JSON.stringify(synth(5).spec)).toBe(JSON.stringify(synth(5).spec));
     expect(JSON.stringify(synth(6).spec.seedState.reference)).not.toBe(JSON.stringify(synth(5).spec.seedState.reference));

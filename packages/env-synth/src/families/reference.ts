@@ -105,8 +105,8 @@ const VAGUE = new Set(['word', 'name', 'id_ref']);
 
 /**
  * The name to draw a value for: the field's own where it says what it holds; else its last word
- * (`budget_fiscal_year` is a year, `cityA` a city), a synonym the value library knows
- * (`shopLocation` is an address), or the first word of its description that says more.
+ * (`shipping_cost_year` is a year, `townB` a town), a synonym the value library knows
+ * (`depotLocation` is an address), or the first word of its description that says more.
  */
 function meaningfulName(key: string, description: string): string {
   const w = words(key);
@@ -226,6 +226,48 @@ function draft(a: ToolAnalysis, input: FamilyInput): Draft | undefined {
   return { params, outputSchema: out.schema, declared: out.declared, args };
 }
 
+/** Scalars of a sample by the key they sit under (the first few of each). */
+function sampleIndex(sample: JsonObject): Map<string, JsonValue[]> {
+  const index = new Map<string, JsonValue[]>();
+  const walk = (v: JsonValue, key: string | undefined, depth: number): void => {
+    if (depth > 6) return;
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x, key, depth + 1);
+      return;
+    }
+    if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) walk(x, k, depth + 1);
+      return;
+    }
+    if (key === undefined || v === null) return;
+    const list = index.get(key) ?? [];
+    if (list.length < 3 && !list.includes(v)) list.push(v);
+    index.set(key, list);
+  };
+  walk(sample, undefined, 0);
+  return index;
+}
+
+/** Argument sets built from values the sample holds under a parameter's name (the rest as drawn). */
+function sampleArgs(a: ToolAnalysis, d: Draft, sample: JsonObject | undefined, fits: (args: JsonObject) => boolean): JsonObject[] {
+  const base = d.args[0];
+  if (sample === undefined || base === undefined) return [];
+  const index = sampleIndex(sample);
+  const out: JsonObject[] = [];
+  const seen = new Set(d.args.map((x) => canonicalJson(x)));
+  for (const p of a.params.filter((x) => x.required && mainType(x.schema) !== 'object')) {
+    const scalarParam = isScalar(p.schema);
+    for (const v of index.get(p.name) ?? []) {
+      const args: JsonObject = { ...base, [p.name]: scalarParam ? v : [v] };
+      const text = canonicalJson(args);
+      if (seen.has(text) || out.length >= 6 || !fits(args)) continue;
+      seen.add(text);
+      out.push(args);
+    }
+  }
+  return out;
+}
+
 function leaves(v: JsonValue): string[] {
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) return Object.values(v).map((x) => JSON.stringify(x));
   return [JSON.stringify(v)];
@@ -247,7 +289,12 @@ export const referenceFamily: Family = {
   name: 'reference',
 
   match(input: FamilyInput): FamilyClaim | undefined {
-    const candidates = input.analyses.filter((a) => readsByName(a) && a.params.every(isValueParam));
+    // A tool asking about the record its own id names (`get_parcel(parcel_id)`) reads a record, not a fact.
+    const namesItsRecord = (a: ToolAnalysis): boolean => a.params.some((p) => p.ref !== undefined && p.ref.noun !== '' && a.nounWords.includes(p.ref.noun));
+    // A tool that names records (`user_id`, `shop_id`) asks a question about the world only when
+    // a lookup verb says so (`ask_helpdesk(parcel_id, question)`); a bare noun (`reservation`) does not.
+    const asksAboutRecords = (a: ToolAnalysis): boolean => a.params.some((p) => p.ref !== undefined) && !LOOKUP_VERBS.has(a.words[0] ?? '');
+    const candidates = input.analyses.filter((a) => readsByName(a) && a.params.every(isValueParam) && !namesItsRecord(a) && !asksAboutRecords(a));
     if (candidates.length === 0) return undefined;
     const unplanned = unplannedByRecords(input);
     const tools = candidates.filter(unplanned).map((a) => a.tool.name);
@@ -275,7 +322,14 @@ export const referenceFamily: Family = {
         notes.push(`${a.tool.name}: its answers do not fit its output schema`);
         continue;
       }
-      rows[a.tool.name] = d.args.map((args, i) => ({ args, output: outputs[i] as JsonValue }));
+      const entries = d.args.map((args, i) => ({ args, output: outputs[i] as JsonValue }));
+      // The values the sample already mentions get their answers in the table too.
+      const fits = compileSchema(ajv, a.tool.parameters);
+      for (const args of sampleArgs(a, d, input.sample, (x) => fits(x))) {
+        const output = referenceAnswer(d.params, args, a.tool.name);
+        if (validate(output)) entries.push({ args, output });
+      }
+      rows[a.tool.name] = entries;
       tools[a.tool.name] = {
         implementation: { kind: 'driver', driver: 'reference', version: 1, params: { ...d.params, table } as unknown as JsonObject },
         pattern: `reference:${Object.values(d.params.fields).find((f) => f.kind !== 'pick')?.kind ?? 'lookup'}`,

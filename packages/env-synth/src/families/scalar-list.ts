@@ -6,10 +6,10 @@ import { itemsOf, mainType, nonNull } from '../schema-utils.js';
 import type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe } from './family.js';
 import { fact, templateFor } from './output-template.js';
 
-// A list of plain values as the state: a watchlist of symbols, a set of tags, a log of lines.
+// A list of plain values as the state: a shortlist of codes, a set of tags, a log of lines.
 // The list is a top-level state key — an array of strings or numbers in the sample, or, without
 // one, an array-of-scalars property that a reading tool's output schema names after the tool —
-// and a tool belongs to it when its name spells the key (`get_watchlist` for `watch_list`,
+// and a tool belongs to it when its name spells the key (`show_followlist` for `follow_list`,
 // `add_tag` for `tags`): a read with no required parameter shows it, an add or a remove with one
 // scalar parameter changes it.
 
@@ -129,7 +129,7 @@ function past(verb: string): string {
   return `${verb}ed`;
 }
 
-/** `Stock {value} removed from watchlist successfully.`: the tool's own words, in order. */
+/** `Tag {value} removed from shortlist successfully.`: the tool's own words, in order. */
 function messageOf(a: ToolAnalysis, k: ListKey, valueArg: string): string {
   const w = a.words;
   const verb = a.verb ?? (w[0] as string);
@@ -238,5 +238,5 @@ function plan(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
   return { state, tools, notes: [claim.why] };
 }
 
-/** The scalar-list family: a list of plain values as the state (watchlists, tags, logs). */
+/** The scalar-list family: a list of plain values as the state (shortlists, tags, logs). */
 export const scalarListFamily: Family = { name: 'scalar-list', match, plan };

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonSchemaObject, JsonValue } from '@autoforge/core';
+import type { JsonObject, JsonSchemaObject, JsonValue, ToolEffect } from '@autoforge/core';
 import { createRng, isJsonObject } from '@autoforge/core';
 import type { ToolAnalysis } from '../analyze-tool.js';
 import { pluralize, singularize } from '../naming.js';
@@ -13,6 +13,9 @@ import type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe }
 const NOUNS = new Set(['ticket', 'issue', 'incident', 'bug']);
 const TEXT_FIELDS = /^(title|subject|summary|name|description|body|details|content|text|resolution|comment|issue|message)$/;
 const SCOPE_EXCLUDE = /^(page|per_?page|limit|offset|after|before|cursor|method|action|operation|fields|sort|order|order_?by|direction|since|query|q)$/i;
+
+/** The resource a login creates (shared with the other families' logins). */
+const SESSION = 'session';
 
 const USER_KEY = /^(current|logged_?in|active|session)_?(user|username|user_name|login)$/i;
 
@@ -699,7 +702,54 @@ function planTool(r: ToolRole, c: Ctx): PlannedTool | undefined {
     outputSchema,
     access,
     probes,
+    effects: ticketEffects(r, c, idParam, params),
   };
+}
+
+/**
+ * What a tickets tool does to the state: tickets named by their id parameter (drawn from the ids
+ * the store holds), the current user's session, and the users who created tickets (a login names
+ * one, so that "my tickets" shows some).
+ */
+function ticketEffects(r: ToolRole, c: Ctx, idParam: string | undefined, params: JsonObject): ToolEffect[] {
+  const { model } = c;
+  const noun = model.noun;
+  const ids: ToolEffect['state'] = { path: `${model.storeKey}.*.${model.idField}` };
+  const scoped: ToolEffect[] = model.scope
+    .filter((b) => r.analysis.params.some((p) => p.name === b.param && p.required))
+    .map((b) => ({ action: 'reads', resource: b.field, via: b.param, state: { path: `${model.storeKey}.*.${b.field}` } }));
+  const session: ToolEffect[] = c.requireUser || params.mine === true ? [{ action: 'requires', resource: SESSION }] : [];
+  const on = (action: ToolEffect['action']): ToolEffect[] => (idParam !== undefined ? [{ action, resource: noun, via: idParam, state: ids }] : []);
+  const output = params.output as { kind: string; key?: string };
+  switch (r.op) {
+    case 'login': {
+      const userParam = params.userParam as string | undefined;
+      const user: ToolEffect[] =
+        userParam !== undefined && model.creatorField !== undefined ? [{ action: 'reads', resource: 'user', via: userParam, state: { path: `${model.storeKey}.*.${model.creatorField}` } }] : [];
+      return [{ action: 'creates', resource: SESSION }, ...user];
+    }
+    case 'logout':
+      return [{ action: 'removes', resource: SESSION }];
+    case 'login-status':
+      return [{ action: 'reads', resource: SESSION }];
+    case 'create': {
+      const path = output.kind === 'record' ? model.idField : undefined;
+      return [...session, ...scoped, { action: 'creates', resource: noun, ...(path !== undefined ? { path } : {}) }];
+    }
+    case 'get':
+      return [...session, ...scoped, ...on('reads')];
+    case 'update':
+    case 'set':
+    case 'transition':
+    case 'comment':
+      return [...session, ...scoped, ...on('changes')];
+    case 'delete':
+      return [...session, ...scoped, ...on('removes')];
+    case 'list': {
+      const path = output.kind === 'list' ? (output.key !== undefined ? `${output.key}[].${model.idField}` : `[].${model.idField}`) : undefined;
+      return [...session, ...scoped, { action: 'lists', resource: noun, ...(path !== undefined ? { path } : {}) }];
+    }
+  }
 }
 
 function seedTickets(model: Model, create: ToolRole | undefined, input: FamilyInput): JsonObject[] {
