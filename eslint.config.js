@@ -25,7 +25,23 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', '**/*.bench.ts', '**/test/**', 'tooling/**'],
+    files: ['**/*.test.ts', '**/*.bench.ts', '**/test/**', '**/bench/**', 'tooling/**'],
     rules: { 'no-restricted-syntax': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // Plain Node scripts (benchmarks, measurements) run outside TypeScript: Node's globals.
+    files: ['**/*.mjs'],
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        performance: 'readonly',
+        URL: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        structuredClone: 'readonly',
+      },
+    },
   },
 );

@@ -80,8 +80,10 @@ export function effectFactChoices(node: ToolNode, ctx: EffectFactContext): Effec
       if (pool === undefined) continue; // no listing: the records decide
       const taken = created ? new Set((instances(created.resource) ?? []).map((v) => JSON.stringify(v))) : new Set<string>();
       const fits = pool.filter((v) => !taken.has(JSON.stringify(v)) && fitsSchema(v, schema));
+      // A list parameter (`entity_names`) names instances one by one: here, one of them.
+      const list = typeOf(schema) === 'array';
       if (fits.length === 0) missing.push(parameter);
-      else plans.push({ parameter, fact, pool: ctx.rng.shuffle(fits), distinct: acted.resource });
+      else plans.push({ parameter, fact, pool: ctx.rng.shuffle(fits).map((v) => (list && !Array.isArray(v) ? [v] : v)), distinct: acted.resource });
       continue;
     }
     if (created) {

@@ -338,6 +338,11 @@ export function inventValue(parameter: string, schema: JsonSchema | undefined, r
     if (s.format !== undefined) return undefined;
     return `${parameter.replace(/_/g, ' ')} ${rng.pick(['as discussed', 'for my account', 'as requested'])}`;
   }
+  // A list the user states: one item (a new entity with its observations, a tag).
+  if (t === 'array') {
+    const item = inventValue(singular(parameter), itemsOf(schema), rng);
+    return item === undefined ? undefined : [item];
+  }
   // A dictionary of named fields (the fields to change): its required ones, else one of them.
   if (t === 'object' && s.properties !== undefined) {
     const names = Object.keys(s.properties).sort();

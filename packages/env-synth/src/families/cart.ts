@@ -1,4 +1,4 @@
-import type { JsonObject, JsonSchemaObject, JsonValue } from '@autoforge/core';
+import type { JsonObject, JsonSchemaObject, JsonValue, ToolEffect } from '@autoforge/core';
 import { createRng, isJsonObject } from '@autoforge/core';
 import type { ParamInfo, ToolAnalysis } from '../analyze-tool.js';
 import { pluralize, singularize } from '../naming.js';
@@ -130,6 +130,22 @@ function sampleCustomer(p: ParamInfo | undefined): JsonValue | undefined {
 }
 
 /** Carts and checkout (see the `cart` driver of `@autoforge/env-runtime`). */
+/**
+ * What a cart tool does: the products it names (by their catalogue ids) and the cart, which has no
+ * instances of its own (one cart, or one per customer the records name).
+ */
+function cartEffects(op: Role['op'], a: ToolAnalysis, item: ParamInfo | undefined, products: NonNullable<ToolEffect['state']>): ToolEffect[] {
+  const named: ToolEffect[] = item !== undefined && a.params.some((p) => p.name === item.name && p.required) ? [{ action: 'reads', resource: 'product', via: item.name, state: products }] : [];
+  switch (op) {
+    case 'view':
+      return [{ action: 'reads', resource: 'cart' }];
+    case 'checkout':
+      return [...named, { action: 'changes', resource: 'cart' }, { action: 'creates', resource: 'order' }];
+    default:
+      return [...named, { action: 'changes', resource: 'cart' }];
+  }
+}
+
 export const cartFamily: Family = {
   name: 'cart',
   match(input: FamilyInput): FamilyClaim | undefined {
@@ -271,6 +287,7 @@ export const cartFamily: Family = {
         outputSchema: { type: 'object' },
         access: r.op === 'view' ? 'read' : 'write',
         probes,
+        effects: cartEffects(r.op, a, ip ?? ips, { path: `${catalogKey}.*.${catalog.idField}` }),
       };
     }
     notes.push(`catalogue "${catalogKey}" (${catalog.records.length} ${pluralize(data.noun)}, price "${catalog.priceField}"), cart "${cartKey}"${perCustomer ? ' per customer' : ''}, orders "${ordersKey}"`);

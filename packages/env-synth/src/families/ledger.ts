@@ -1,4 +1,4 @@
-import type { JsonObject, JsonSchemaObject, JsonValue } from '@autoforge/core';
+import type { JsonObject, JsonSchemaObject, JsonValue, ToolEffect } from '@autoforge/core';
 import { isJsonObject, singularize } from '@autoforge/core';
 import type { ToolAnalysis } from '../analyze-tool.js';
 import type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe } from './family.js';
@@ -10,6 +10,16 @@ import { describe, enumValues, nameWords, normName, propsOf, typeOf } from './se
 
 type Json = JsonObject;
 type Op = 'credit' | 'debit' | 'transfer' | 'balance' | 'history';
+
+/**
+ * What a ledger tool does: keyed accounts named by their id parameters (the keys of the accounts
+ * the state holds), else the one balance, which has no instances.
+ */
+function ledgerEffects(op: Op, ids: readonly string[], keyed: { key: string } | undefined): ToolEffect[] {
+  const act: ToolEffect['action'] = op === 'balance' || op === 'history' ? 'reads' : 'changes';
+  if (keyed === undefined || ids.length === 0) return [{ action: act, resource: 'balance' }];
+  return ids.slice(0, op === 'transfer' ? 2 : 1).map((via) => ({ action: act, resource: 'account', via, state: { path: keyed.key, keys: true } }));
+}
 
 const CREDIT = new Set(['deposit', 'fund', 'refund', 'topup', 'top', 'credit', 'reload', 'recharge', 'add']);
 const DEBIT = new Set(['withdraw', 'withdrawal', 'pay', 'charge', 'debit', 'spend', 'deduct', 'purchase', 'buy']);
@@ -365,6 +375,7 @@ export const ledgerFamily: Family = {
         outputSchema: out.schema,
         access: op === 'balance' || op === 'history' ? 'read' : 'write',
         probes,
+        effects: ledgerEffects(op, ids, layout.keyed),
       };
     }
     return {

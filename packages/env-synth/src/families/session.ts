@@ -384,6 +384,8 @@ export const sessionFamily: Family = {
         pattern: `session:${op}`,
         outputSchema: out.schema,
         access: op === 'status' ? 'read' : 'write',
+        // The credentials are facts the records (or the user) supply: a user and their secret go together.
+        effects: [{ action: op === 'login' ? 'creates' : op === 'logout' ? 'removes' : 'reads', resource: 'session' }],
         probes: probes.filter((x) => x.ok === false || x.outputContains?.length !== 0 || x.then !== undefined || x.changes !== undefined),
       };
     }
