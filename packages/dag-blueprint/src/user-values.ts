@@ -333,6 +333,7 @@ export function inventValue(parameter: string, schema: JsonSchema | undefined, r
     const hi = Math.floor(typeof s.maximum === 'number' ? Math.min(s.maximum, 10) : 10);
     return hi >= lo ? rng.int(lo, hi) : undefined;
   }
+  if (t === 'string' && typeof s.pattern === 'string') return fromSimplePattern(s.pattern, rng);
   if (t === 'string' && s.pattern === undefined) {
     if (s.format === 'date') return `2025-0${rng.int(1, 9)}-1${rng.int(0, 9)}`;
     if (s.format !== undefined) return undefined;
@@ -365,6 +366,36 @@ export function inventValue(parameter: string, schema: JsonSchema | undefined, r
     }
   }
   return undefined;
+}
+
+/**
+ * A value for a pattern made of digits and literal characters only (`^\\d{4}-\\d{2}-\\d{2}$`, a
+ * phone number's `^\\(\\d{3}\\) \\d{3}-\\d{4}$`), a date where it has a date's shape; undefined for
+ * any other pattern.
+ */
+function fromSimplePattern(pattern: string, rng: Rng): string | undefined {
+  const body = pattern.replace(/^\^/, '').replace(/\$$/, '');
+  let out = '';
+  for (let i = 0; i < body.length; ) {
+    const digits = /^\\d(?:\{(\d+)\})?/.exec(body.slice(i));
+    if (digits) {
+      for (let k = Number(digits[1] ?? 1); k > 0; k--) out += String(rng.int(out === '' ? 1 : 0, 9));
+      i += digits[0].length;
+      continue;
+    }
+    const escaped = /^\\([().\-+/ :])/.exec(body.slice(i));
+    if (escaped) {
+      out += escaped[1];
+      i += 2;
+      continue;
+    }
+    const c = body[i] as string;
+    if (!/[A-Za-z0-9 :/_-]/.test(c)) return undefined;
+    out += c;
+    i += 1;
+  }
+  if (/^\d{4}-\d{2}-\d{2}$/.test(out)) return `19${rng.int(60, 99)}-${String(rng.int(1, 12)).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}`;
+  return out === '' ? undefined : out;
 }
 
 /** An object (or each object of a list) cut down to the properties its schema names. */

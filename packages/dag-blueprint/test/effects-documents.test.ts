@@ -14,6 +14,7 @@ import { verifyTask } from '../src/verify-task.js';
 import { BENCHMARKS } from './test-support.js';
 
 const DOCS = join(BENCHMARKS, 'bfcl/data/multi_turn_func_doc');
+const REALWORLD = join(BENCHMARKS, '../realworld');
 
 interface Outcome {
   /** Verified tasks released under the CLI's mix: every hard one, easy ones up to 60% of 40. */
@@ -36,7 +37,7 @@ afterAll(() => {
  * released or 600 blueprints.
  */
 async function synthesizeTasks(file: string): Promise<Outcome & { spec: EnvironmentSpec }> {
-  const doc = await parseToolDocFile(join(DOCS, file));
+  const doc = await parseToolDocFile(file.includes('/') ? file : join(DOCS, file));
   if (!doc.ok) throw new Error(doc.issues.map((i) => i.message).join('\n'));
   const synth = synthesizeEnvironment(doc.value, { seed: 1 });
   if (!synth.ok) throw new Error(synth.issues.map((i) => i.message).join('\n'));
@@ -81,5 +82,22 @@ describe('task synthesis through declared effects', () => {
     expect(spec.tools.filter((t) => t.pattern !== 'stand-in').every((t) => t.effects?.length === 0)).toBe(true);
     expect(released).toBeGreaterThanOrEqual(30);
     expect(hard).toBeGreaterThanOrEqual(12);
+  }, 120_000);
+
+  // Messaging, posting, tickets, a knowledge graph, a cart with a session, a trading account with
+  // a ledger: families whose tools name users, posts, tickets, entities and products the state holds.
+  it.each([
+    ['message_api.json'],
+    ['posting_api.json'],
+    ['ticket_api.json'],
+    ['trading_bot.json'],
+    [join(REALWORLD, 'mcp_memory.mcp.json')],
+    [join(REALWORLD, 'openai_realtime_retail.openai.json')],
+  ])('releases 30+ verified tasks on %s, whose family tools declare their effects', async (file) => {
+    const { released, spec } = await synthesizeTasks(file);
+    const family = spec.tools.filter((t) => t.implementation.kind === 'driver' && !['stand-in', 'records'].includes(t.implementation.driver));
+    expect(family.length).toBeGreaterThan(0);
+    expect(family.every((t) => t.effects !== undefined)).toBe(true);
+    expect(released).toBeGreaterThanOrEqual(30);
   }, 120_000);
 });

@@ -181,7 +181,19 @@ export function randomWalks(graph: DependencyGraph, options: RandomWalkOptions):
   } else {
     starts = defaultStarts(graph, out, o.minLength);
   }
-  const writes = new Set(graph.filterNodes((_node, attributes) => attributes.access === 'write'));
+  // Signing in is no task's write: a write whose every dependant only needs what it creates (a
+  // session: state edges that bind nothing) does not count towards `maxWrites`.
+  const context = (node: string): boolean => {
+    const outs = graph.outboundEdges(node);
+    return (
+      outs.length > 0 &&
+      outs.every((e) => {
+        const a = graph.getEdgeAttributes(e);
+        return a.origin === 'effects' && a.bindings.length === 0 && (a.effects ?? []).length > 0 && (a.effects ?? []).every((l) => l.from === 'creates');
+      })
+    );
+  };
+  const writes = new Set(graph.filterNodes((node, attributes) => attributes.access === 'write' && !context(node)));
   const seenNodes = new Set<string>();
   const seenEdges = new Set<string>();
   const steering = o.steer === 'uncovered';

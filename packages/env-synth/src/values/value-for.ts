@@ -82,7 +82,8 @@ function gen(name: string, schema: JsonSchema, rng: Rng, st: State, depth: numbe
     const real = alts.filter((a) => !(typeof a === 'object' && (a.type === 'null' || a.const === null)));
     const order = rng.shuffle(real.length > 0 ? real : alts);
     let first: JsonValue | undefined;
-    for (let t = 0; t < 3; t++) {
+    // `oneOf` branches may overlap (0–5 and 3–10): draws that match two are redrawn.
+    for (let t = 0; t < 8; t++) {
       for (const alt of order) {
         const v = gen(name, alt === true ? base : mergeSchemas(base, alt), rng, st, depth);
         if (satisfies(s, v)) return v;
