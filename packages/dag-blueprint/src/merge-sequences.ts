@@ -469,8 +469,14 @@ function withPrerequisites(tools: readonly string[], graph: DependencyGraph, too
       out.push(maker);
       for (const r of creates(maker)) established.add(r);
     }
+    const effects = toolByName.get(tool)?.effects ?? [];
+    const made = creates(tool);
+    // Signing in again while signed in changes nothing: the second sign-in of merged walks goes.
+    const onlyContext = effects.every((e) => e.action === 'reads' || e.action === 'requires' || (e.action === 'creates' && e.via === undefined && e.path === undefined));
+    if (made.length > 0 && onlyContext && made.every((r) => established.has(r)) && (out.length > 0 || established.size > 0)) continue;
     out.push(tool);
-    for (const r of creates(tool)) established.add(r);
+    for (const r of made) established.add(r);
+    for (const e of effects) if (e.action === 'removes' && e.via === undefined) established.delete(e.resource);
   }
   return out;
 }

@@ -33,8 +33,9 @@ afterAll(() => {
  * What `autoforge synth <doc> --tasks 40` does, in short: offline synthesis, the graph (names
  * decide access where effects do not), walks of 3–6 tools with at most one write, one or two per
  * blueprint (two more often while hard tasks are few), compiled and replayed; a task is released
- * when it is hard (4+ calls and a reasoning node) or while easy ones are under 24; until 40
- * released or 600 blueprints.
+ * when it is hard (4+ calls and a reasoning node) or while easy ones are under 24 (any easy one
+ * after 3 rounds without a hard one); tools that only fail leave the walks; until 40 released or
+ * 600 blueprints.
  */
 async function synthesizeTasks(file: string): Promise<Outcome & { spec: EnvironmentSpec }> {
   const doc = await parseToolDocFile(file.includes('/') ? file : join(DOCS, file));
@@ -48,9 +49,16 @@ async function synthesizeTasks(file: string): Promise<Outcome & { spec: Environm
   let easy = 0;
   let hard = 0;
   let tried = 0;
-  const released = (): number => hard + Math.min(easy, 24);
-  for (let round = 0; released() < 40 && tried < 600; round++) {
-    const walks = randomWalks(graph, { seed: `round-${round}`, count: 64, minLength: 3, maxLength: 6, maxWrites: 1 });
+  let rounds = 0;
+  // As the CLI does: after 3 rounds without a hard task, the document is taken not to allow them.
+  const released = (): number => hard + (hard === 0 && rounds >= 3 ? easy : Math.min(easy, 24));
+  // As the CLI does: a tool that failed in 4 blueprints and took part in no accepted one is left out of later rounds' walks.
+  const stats = new Map<string, { failed: number; accepted: number }>();
+  const stat = (tool: string): { failed: number; accepted: number } => stats.get(tool) ?? (stats.set(tool, { failed: 0, accepted: 0 }).get(tool) as { failed: number; accepted: number });
+  for (let round = 0; released() < 40 && tried < 600; round++, rounds++) {
+    const walkGraph = graph.copy() as typeof graph;
+    for (const [tool, s] of stats) if (s.failed >= 4 && s.accepted === 0 && walkGraph.hasNode(tool)) walkGraph.dropNode(tool);
+    const walks = randomWalks(walkGraph, { seed: `round-${round}`, count: 64, minLength: 3, maxLength: 6, maxWrites: 1 });
     if (walks.length === 0) break;
     for (let i = 0; i < walks.length && released() < 40; tried++) {
       const two = hard < 0.5 * released() ? (i + round) % 4 !== 0 : (i + round) % 3 === 0;
@@ -59,7 +67,15 @@ async function synthesizeTasks(file: string): Promise<Outcome & { spec: Environm
       const blueprint = mergeSequences(walks.slice(i, i + k), graph, { seed, tools: spec.tools });
       i += k;
       const result = compileTask(blueprint, environment, { seed });
-      if (!result.ok || !verifyTask(result.value, environment)) continue;
+      if (!result.ok) {
+        const k = /^\/nodes\/(\d+)/.exec(result.issues[0]?.pointer ?? '')?.[1];
+        const node = k === undefined ? undefined : blueprint.nodes[Number(k)];
+        const from = node?.kind === 'reasoning' ? blueprint.nodes.find((n) => n.id === node.input.from) : node;
+        if (from?.kind === 'tool') stat(from.tool).failed += 1;
+        continue;
+      }
+      if (!verifyTask(result.value, environment)) continue;
+      for (const n of blueprint.nodes) if (n.kind === 'tool') stat(n.tool).accepted += 1;
       const reasoning = (result.value.metadata?.difficulty as { reasoningNodes?: number } | undefined)?.reasoningNodes ?? 0;
       if (result.value.goldCalls.length >= 4 && reasoning > 0) hard += 1;
       else easy += 1;

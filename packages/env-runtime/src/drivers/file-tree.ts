@@ -283,14 +283,52 @@ function splitLines(text: string): string[] {
 /** Glob (`*`, `?`) when the pattern has wildcards, else a substring test. */
 function nameMatcher(pattern: string): (name: string) => boolean {
   if (!/[*?]/.test(pattern)) return (name) => name.includes(pattern);
-  const re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
-  return (name) => re.test(name);
+  return (name) => globMatch(pattern, name);
+}
+
+/**
+ * Wildcard match (`*` any run, `?` one character) by the greedy two-pointer method: at most
+ * |pattern| × |name| steps, never the exponential backtracking a regular expression built from
+ * an agent's pattern could take.
+ */
+function globMatch(pattern: string, name: string): boolean {
+  let p = 0;
+  let n = 0;
+  let star = -1;
+  let resume = 0;
+  while (n < name.length) {
+    if (p < pattern.length && (pattern[p] === '?' || pattern[p] === name[n])) {
+      p++;
+      n++;
+    } else if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      resume = n;
+    } else if (star >= 0) {
+      p = star + 1;
+      n = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.length && pattern[p] === '*') p++;
+  return p === pattern.length;
 }
 
 /** The changed lines of two texts, `- ` for lines only in the first, `+ ` only in the second (an LCS alignment). */
 function lineDiff(a: readonly string[], b: readonly string[]): string[] {
   const n = a.length;
   const m = b.length;
+  // The LCS table is n × m: past a few million cells (files an agent made huge) compare line by
+  // line instead, so that a diff never exhausts the host's memory.
+  if (n * m > 4_000_000) {
+    const out: string[] = [];
+    for (let i = 0; i < Math.max(n, m); i++) {
+      if (a[i] === b[i]) continue;
+      if (i < n) out.push(`- ${a[i] as string}`);
+      if (i < m) out.push(`+ ${b[i] as string}`);
+    }
+    return out;
+  }
   const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {

@@ -135,6 +135,26 @@ describe('file-tree family: shell commands on a generated tree', () => {
     expect(step(s, 'du').output).toEqual({ usage: '10 bytes' });
   });
 
+  it('matches find patterns as globs without regular expressions, and diffs files too large for the alignment table line by line', () => {
+    const s = env.createSession();
+    step(s, 'touch', { file_name: 'report-2024.txt' });
+    step(s, 'touch', { file_name: 'report.md' });
+    const found = (name: string): string[] => (step(s, 'find', { name }).output as { matches: string[] }).matches;
+    expect(found('report-*.txt')).toEqual(['./report-2024.txt']);
+    expect(found('report.??')).toEqual(['./report.md']);
+    expect(found('*port*')).toEqual(expect.arrayContaining(['./report-2024.txt', './report.md']));
+    expect(found('r*x')).toEqual([]);
+    // An agent's pattern with many stars against a long name: a greedy glob answers (a regular
+    // expression built from it could backtrack for ever).
+    step(s, 'touch', { file_name: `${'a'.repeat(3000)}.txt` });
+    expect(found(`${'*a'.repeat(40)}*b`)).toEqual([]);
+    // 3000 × 3000 lines: no 9-million-cell table; the changed line is still reported.
+    const lines = Array.from({ length: 3000 }, (_, i) => `line ${i}`);
+    step(s, 'echo', { content: lines.join('\n'), file_name: 'big1.txt' });
+    step(s, 'echo', { content: lines.map((l, i) => (i === 1500 ? 'changed' : l)).join('\n'), file_name: 'big2.txt' });
+    expect(step(s, 'diff', { first_file: 'big1.txt', second_file: 'big2.txt' }).output).toEqual({ changes: '- line 1500\n+ changed' });
+  });
+
   it('answers mistakes with clear error observations and changes nothing', () => {
     const s = env.createSession();
     const digest = s.digest();
