@@ -78,7 +78,7 @@ describe('autoforge env synth', () => {
     expect(stdout).toMatch(/tools: 16 — \d+ work \(passed the self-check\)/);
     expect(stdout).toMatch(/get_order_details\s+works\s+records:lookup/);
     // Every tool is listed once, as working or as a stand-in with the reason.
-    const listed = stdout.split('\n').filter((l) => /^  \S+\s+(works|STAND-IN)\s/.test(l));
+    const listed = stdout.split('\n').filter((l) => /^ {2}\S+\s+(works|STAND-IN)\s/.test(l));
     expect(listed).toHaveLength(16);
     for (const l of listed.filter((x) => x.includes('STAND-IN'))) expect(l).toMatch(/ — \S/);
   });
