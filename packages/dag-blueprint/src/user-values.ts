@@ -369,9 +369,8 @@ export function inventValue(parameter: string, schema: JsonSchema | undefined, r
 }
 
 /**
- * A value for a pattern made of digits and literal characters only (`^\\d{4}-\\d{2}-\\d{2}$`, a
- * phone number's `^\\(\\d{3}\\) \\d{3}-\\d{4}$`), a date where it has a date's shape; undefined for
- * any other pattern.
+ * A date for a pattern of a date's shape made of digits and literal characters only
+ * (`^\\d{4}-\\d{2}-\\d{2}$`); undefined for any other pattern.
  */
 function fromSimplePattern(pattern: string, rng: Rng): string | undefined {
   const body = pattern.replace(/^\^/, '').replace(/\$$/, '');
@@ -394,8 +393,9 @@ function fromSimplePattern(pattern: string, rng: Rng): string | undefined {
     out += c;
     i += 1;
   }
+  // Only a date is a value a user states from a pattern (a birth date); other codes (a zip, an id) are never made up.
   if (/^\d{4}-\d{2}-\d{2}$/.test(out)) return `19${rng.int(60, 99)}-${String(rng.int(1, 12)).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}`;
-  return out === '' ? undefined : out;
+  return undefined;
 }
 
 /** An object (or each object of a list) cut down to the properties its schema names. */

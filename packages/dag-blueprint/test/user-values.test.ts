@@ -30,6 +30,15 @@ describe('inventValue', () => {
     expect(inventValue('zip', { type: 'string', pattern: '^\\d{5}$' }, rng())).toBeUndefined();
     expect(inventValue('passengers', { type: 'array', items: { type: 'object' } }, rng())).toBeUndefined();
   });
+
+  it('states a date for a date-shaped pattern, one field of a dictionary of named fields, one item of a list of them', () => {
+    const date = inventValue('date_of_birth', { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }, rng());
+    expect(typeof date === 'string' && !Number.isNaN(Date.parse(date)) && /^\d{4}-\d{2}-\d{2}$/.test(date)).toBe(true);
+    const updates = inventValue('updates', { type: 'object', properties: { title: { type: 'string' }, priority: { type: 'integer', minimum: 1, maximum: 5 } } }, rng());
+    expect(updates !== null && typeof updates === 'object' && !Array.isArray(updates) && Object.keys(updates).length).toBe(1);
+    const entities = inventValue('entities', { type: 'array', items: { type: 'object', required: ['name', 'observations'], properties: { name: { type: 'string' }, observations: { type: 'array', items: { type: 'string' } } } } }, rng());
+    expect(Array.isArray(entities) && entities.length === 1 ? Object.keys(entities[0] as object).sort() : entities).toEqual(['name', 'observations']);
+  });
 });
 
 // Regression: airline tasks were all rejected with no_candidate_values, because dates are map

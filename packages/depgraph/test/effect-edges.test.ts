@@ -78,6 +78,29 @@ describe('buildDependencyGraph with declared effects', () => {
     expect(walks.length).toBe(10);
   });
 
+  it('does not count a sign-in as a walk\'s write: a walk with one write may start with it', () => {
+    const tools = [
+      tool('sign_in', params({ username: str }), [{ action: 'creates', resource: 'session' }]),
+      tool('post_note', params({ text: str }), [{ action: 'requires', resource: 'session' }, { action: 'creates', resource: 'note', path: 'note_id' }], { type: 'object', properties: { note_id: str } }),
+      tool('show_note', params({ note_id: str }), [{ action: 'reads', resource: 'note', via: 'note_id' }]),
+    ];
+    const g = buildDependencyGraph(tools);
+    const walks = randomWalks(g, { seed: 1, count: 20, minLength: 3, maxLength: 3, maxWrites: 1, startNodes: ['sign_in'] });
+    expect(walks.map((w) => w.tools.join(' '))).toContain('sign_in post_note show_note');
+  });
+
+  // Regression: a document that says a listing returns one record (`id`) while it returns a list
+  // bound the list's `id` (missing); the family's `lists` path (`[].id`) is what the output holds.
+  it('binds a parameter through the declared listing path rather than a schema guess for it', () => {
+    const record = { type: 'object', properties: { id: { type: 'integer' }, title: str } } as const;
+    const tools = [
+      tool('list_my_cases', params({}), [{ action: 'lists', resource: 'case', path: '[].id' }], record),
+      tool('shut_case', params({ case_id: { type: 'integer' } }), [{ action: 'changes', resource: 'case', via: 'case_id' }]),
+    ];
+    const edge = buildDependencyGraph(tools).getEdgeAttributes('list_my_cases', 'shut_case');
+    expect(edge.bindings.filter((b) => b.parameter === 'case_id').map((b) => b.outputPath)).toEqual(['[].id']);
+  });
+
   it('round-trips through graph.json', () => {
     const back = fromJSON(JSON.parse(JSON.stringify(toJSON(graph))));
     expect(back.ok).toBe(true);
