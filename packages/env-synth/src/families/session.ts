@@ -333,6 +333,20 @@ export const sessionFamily: Family = {
       }
     }
     const filled = requiredArgs(login, loginArgs, input.seed);
+    // A generated session whose login accepts any credentials, among them some a person cannot
+    // make up (an id, a secret, a token, a key), keeps one valid set in the state (`account`): a
+    // task's user then states credentials that exist. A username and password can be stated as
+    // the task invents them.
+    const unguessable = Object.keys(filled).some((param) => nameWords(param).some((w) => w === 'id' || w === 'secret' || w === 'token' || w === 'key'));
+    const keepsAccount = layout.key !== '' && layout.users === undefined && creator === undefined && unguessable;
+    if (keepsAccount) {
+      const part = state[layout.key] as { schema: JsonSchemaObject; value: Json };
+      part.value.account = filled;
+      part.schema = { ...part.schema, properties: { ...(part.schema.properties ?? {}), account: { type: 'object' } } };
+    }
+    const credentialEffects = keepsAccount
+      ? Object.keys(filled).map((param) => ({ action: 'reads' as const, resource: `login ${param}`, via: param, state: { path: `${layout?.key ?? ''}.account.${param}` } }))
+      : [];
     const showsUser = (out: ReturnType<typeof outputOf> | undefined): string[] =>
       out?.userProp !== undefined && shownUser !== undefined && shownUser !== null ? [`${JSON.stringify(out.userProp)}:${JSON.stringify(shownUser)}`] : [];
     const inText = (out: ReturnType<typeof outputOf> | undefined, v: boolean): string[] => (out?.loggedInProp !== undefined ? [`${JSON.stringify(out.loggedInProp)}:${v}`] : []);
@@ -385,7 +399,7 @@ export const sessionFamily: Family = {
         outputSchema: out.schema,
         access: op === 'status' ? 'read' : 'write',
         // The credentials are facts the records (or the user) supply: a user and their secret go together.
-        effects: [{ action: op === 'login' ? 'creates' : op === 'logout' ? 'removes' : 'reads', resource: 'session' }],
+        effects: [{ action: op === 'login' ? 'creates' : op === 'logout' ? 'removes' : 'reads', resource: 'session' }, ...(op === 'login' ? credentialEffects : [])],
         probes: probes.filter((x) => x.ok === false || x.outputContains?.length !== 0 || x.then !== undefined || x.changes !== undefined),
       };
     }
