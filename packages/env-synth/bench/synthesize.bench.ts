@@ -37,7 +37,7 @@ function fiftyTools(): ToolDoc {
     const id = { type: 'string', description: `The ${e} id.` };
     const fields = { name: { type: 'string' }, status: { type: 'string', enum: ['open', 'active', 'closed'] }, amount: { type: 'number', minimum: 0 }, email: { type: 'string', format: 'email' } };
     const t = (name: string, description: string, properties: Record<string, object>, required: string[]): void => {
-      tools.push({ name, description, parameters: { type: 'object', properties, required }, source: { pointer: `/tools/${tools.length}` } } as ToolSpec);
+      tools.push({ name, description, parameters: { type: 'object', properties, required }, source: { format: 'openai-chat', pointer: `/tools/${tools.length}` } } as ToolSpec);
     };
     t(`get_${e}`, `Get a ${e} by id.`, { [`${e}_id`]: id }, [`${e}_id`]);
     t(`list_${e}s`, `List ${e}s, optionally by status.`, { status: fields.status, limit: { type: 'integer', minimum: 1 } }, []);
