@@ -2,6 +2,8 @@ import type { JsonObject, JsonValue } from '@autoforge/core';
 import { isJsonObject } from '@autoforge/core';
 import type { NativeTool, ToolContext } from '../tool-context.js';
 import { DriverParamsError, defineDriver } from './driver.js';
+import type { Facts } from './output-template.js';
+import { fillTemplate } from './output-template.js';
 
 /** What a messaging tool does. */
 export type MessagingOp =
@@ -81,25 +83,6 @@ export interface MessagingParams {
   output: JsonValue;
 }
 
-type Facts = Record<string, JsonValue | undefined>;
-
-function fill(t: JsonValue, facts: Facts): JsonValue | undefined {
-  if (Array.isArray(t)) return t.map((x) => fill(x, facts) ?? null);
-  if (!isJsonObject(t)) return t;
-  if (typeof t.$ === 'string') return facts[t.$];
-  if (typeof t.$each === 'string') {
-    const list = facts[t.$each];
-    if (!Array.isArray(list)) return [];
-    const item = t.item ?? { $: 'it' };
-    return list.map((x) => fill(item, isJsonObject(x) ? { ...facts, ...x, it: x } : { ...facts, it: x }) ?? null);
-  }
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(t)) {
-    const x = fill(v, facts);
-    if (x !== undefined) out[k] = x;
-  }
-  return out;
-}
 
 function readPath(ctx: ToolContext, path: readonly string[]): JsonValue | undefined {
   const [head, ...rest] = path;
@@ -284,7 +267,7 @@ function compileMessaging(p: MessagingParams): NativeTool {
   };
 
   return (args, ctx) => {
-    const out = (facts: Facts): JsonValue => fill(p.output, facts) ?? null;
+    const out = (facts: Facts): JsonValue => fillTemplate(p.output, facts) ?? null;
     switch (p.op) {
       case 'latest-id':
       case 'earliest-id': {

@@ -2,6 +2,8 @@ import type { JsonObject, JsonValue } from '@autoforge/core';
 import { isJsonObject } from '@autoforge/core';
 import type { NativeTool, ToolContext } from '../tool-context.js';
 import { DriverParamsError, defineDriver } from './driver.js';
+import type { Facts } from './output-template.js';
+import { fillTemplate } from './output-template.js';
 
 /** What a social-posting tool does. */
 export type PostingOp =
@@ -73,25 +75,6 @@ export interface PostingParams {
   output: JsonValue;
 }
 
-type Facts = Record<string, JsonValue | undefined>;
-
-function fill(t: JsonValue, facts: Facts): JsonValue | undefined {
-  if (Array.isArray(t)) return t.map((x) => fill(x, facts) ?? null);
-  if (!isJsonObject(t)) return t;
-  if (typeof t.$ === 'string') return facts[t.$];
-  if (typeof t.$each === 'string') {
-    const list = facts[t.$each];
-    if (!Array.isArray(list)) return [];
-    const item = t.item ?? { $: 'it' };
-    return list.map((x) => fill(item, isJsonObject(x) ? { ...facts, ...x, it: x } : { ...facts, it: x }) ?? null);
-  }
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(t)) {
-    const x = fill(v, facts);
-    if (x !== undefined) out[k] = x;
-  }
-  return out;
-}
 
 function readPath(ctx: ToolContext, path: readonly string[] | undefined): JsonValue | undefined {
   if (path === undefined) return undefined;
@@ -175,7 +158,7 @@ function compilePosting(p: PostingParams): NativeTool {
   };
 
   return (args, ctx) => {
-    const out = (facts: Facts): JsonValue => fill(p.output, facts) ?? null;
+    const out = (facts: Facts): JsonValue => fillTemplate(p.output, facts) ?? null;
     switch (p.op) {
       case 'login': {
         const user = textArg(args, p.args.user, 'username');
