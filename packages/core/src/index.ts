@@ -49,3 +49,4 @@ export type { IdReference } from './id-reference.js';
 export { idReference, isIdParam } from './id-reference.js';
 export type { DerefLocalOptions } from './deref-local.js';
 export { derefLocal, hasLocalRefs } from './deref-local.js';
+export { valuesAt } from './values-at.js';

@@ -2,7 +2,7 @@
 // existing id shows that record, a find by a record's field returns it, a create is visible to a
 // later read, an update shows its new value, a delete removes, a transition changes the status.
 import type { JsonObject, JsonSchemaObject, JsonValue, Seed } from '@autoforge/core';
-import { createRng, isJsonObject } from '@autoforge/core';
+import { createRng, isJsonObject, valuesAt } from '@autoforge/core';
 import type { EnvironmentTool } from '@autoforge/env-runtime';
 import fc from 'fast-check';
 import { validatorFor } from './ajv.js';
@@ -31,22 +31,6 @@ export interface RecordsProbes {
 
 const MAX_TRIES = 25;
 
-function valuesAt(value: JsonValue | undefined, path: readonly string[]): JsonValue[] {
-  let cur: JsonValue[] = value === undefined ? [] : [value];
-  for (const seg of path) {
-    const next: JsonValue[] = [];
-    for (const c of cur) {
-      if (c === null || typeof c !== 'object') continue;
-      if (seg === '[]') {
-        if (Array.isArray(c)) next.push(...c);
-      } else if (seg === '*') {
-        if (!Array.isArray(c)) next.push(...Object.values(c));
-      } else if (!Array.isArray(c) && c[seg] !== undefined) next.push(c[seg] as JsonValue);
-    }
-    cur = next;
-  }
-  return cur;
-}
 
 function norm(v: JsonValue | undefined): string {
   if (typeof v === 'string') return v.trim().toLowerCase();

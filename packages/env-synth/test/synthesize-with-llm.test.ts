@@ -413,12 +413,12 @@ describe('synthesizeEnvironmentWithLlm', () => {
   });
 });
 
-// The records driver's own code (with the value-collections view it uses), transpiled for the
-// sandbox: known-good JavaScript for any plan.
-const RECORDS_DRIVER_JS = ['value-collections.ts', 'records.ts']
+// The records driver's own code (with the value-collections view and core's path reader it
+// uses), transpiled for the sandbox: known-good JavaScript for any plan.
+const RECORDS_DRIVER_JS = ['core/src/values-at.ts', 'env-runtime/src/drivers/value-collections.ts', 'env-runtime/src/drivers/records.ts']
   .map((f) =>
     ts
-      .transpileModule(readFileSync(join(import.meta.dirname, '../../env-runtime/src/drivers', f), 'utf8'), {
+      .transpileModule(readFileSync(join(import.meta.dirname, '../..', f), 'utf8'), {
         compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext },
       })
       .outputText.replace(/^import .*$/gm, '')

@@ -4,7 +4,8 @@ import type { ToolContext } from '../tool-context.js';
 import type { DriverTool } from './driver.js';
 import { DriverParamsError, defineDriver } from './driver.js';
 import type { OutputSource, StatePath } from './settings.js';
-import { argValue, evalSource, readPath, roundSum, writePath } from './settings.js';
+import { argValue, evalSource, roundSum } from './settings.js';
+import { readPath, writePath } from './state-path.js';
 
 // The `ledger` driver: balances that move by amounts. An account is a number at a state path
 // (a singleton balance) or a field of keyed accounts (a collection, or a top-level object of

@@ -4,6 +4,7 @@ import type { NativeTool, ToolContext } from '../tool-context.js';
 import { DriverParamsError, defineDriver } from './driver.js';
 import type { Facts } from './output-template.js';
 import { fillTemplate } from './output-template.js';
+import { readPath, writePath } from './state-path.js';
 
 /** What a messaging tool does. */
 export type MessagingOp =
@@ -84,32 +85,7 @@ export interface MessagingParams {
 }
 
 
-function readPath(ctx: ToolContext, path: readonly string[]): JsonValue | undefined {
-  const [head, ...rest] = path;
-  if (head === undefined) return undefined;
-  let cur = ctx.db.read(head);
-  for (const k of rest) cur = isJsonObject(cur) ? cur[k] : undefined;
-  return cur;
-}
 
-function writePath(ctx: ToolContext, path: readonly string[], value: JsonValue): void {
-  const [head, ...rest] = path;
-  if (head === undefined) return;
-  if (rest.length === 0) {
-    ctx.db.write(head, value);
-    return;
-  }
-  const root = structuredClone(ctx.db.read(head) ?? {}) as JsonValue;
-  if (!isJsonObject(root)) throw new Error(`the state value "${head}" is not an object`);
-  let cur: JsonObject = root;
-  for (const k of rest.slice(0, -1)) {
-    const next = cur[k];
-    if (!isJsonObject(next)) cur[k] = {};
-    cur = cur[k] as JsonObject;
-  }
-  cur[rest[rest.length - 1] as string] = value;
-  ctx.db.write(head, root);
-}
 
 interface User {
   id: string;
@@ -235,7 +211,7 @@ function asItems(list: readonly Message[], current: string | undefined): JsonObj
 function compileMessaging(p: MessagingParams): NativeTool {
   const current = (ctx: ToolContext): string | undefined => {
     if (p.current === undefined) return undefined;
-    const v = readPath(ctx, p.current);
+    const v = readPath(ctx.db, p.current);
     return typeof v === 'string' && v.length > 0 ? v : typeof v === 'number' ? String(v) : undefined;
   };
   const me = (ctx: ToolContext): string | undefined => {
@@ -285,12 +261,12 @@ function compileMessaging(p: MessagingParams): NativeTool {
           throw new Error(`User '${given}' not found.`);
         }
         if (p.current === undefined) throw new Error('this environment keeps no current user');
-        writePath(ctx, p.current, user.id);
+        writePath(ctx.db, p.current, user.id);
         return out({ ok: true, status: true, user_id: user.id, name: user.name, note: `User '${given}' logged in successfully.` });
       }
       case 'logout': {
         const who = me(ctx);
-        if (p.current !== undefined) writePath(ctx, p.current, null);
+        if (p.current !== undefined) writePath(ctx.db, p.current, null);
         return out({ ok: true, status: true, user_id: who, note: `User '${who ?? ''}' logged out successfully.` });
       }
       case 'login-status': {

@@ -4,6 +4,7 @@ import type { NativeTool, ToolContext } from '../tool-context.js';
 import { DriverParamsError, defineDriver } from './driver.js';
 import type { Facts } from './output-template.js';
 import { fillTemplate } from './output-template.js';
+import { readPath, writePath } from './state-path.js';
 
 /** What a social-posting tool does. */
 export type PostingOp =
@@ -76,32 +77,7 @@ export interface PostingParams {
 }
 
 
-function readPath(ctx: ToolContext, path: readonly string[] | undefined): JsonValue | undefined {
-  if (path === undefined) return undefined;
-  const [head, ...rest] = path;
-  if (head === undefined) return undefined;
-  let cur = ctx.db.read(head);
-  for (const k of rest) cur = isJsonObject(cur) ? cur[k] : undefined;
-  return cur;
-}
 
-function writePath(ctx: ToolContext, path: readonly string[], value: JsonValue): void {
-  const [head, ...rest] = path;
-  if (head === undefined) return;
-  if (rest.length === 0) {
-    ctx.db.write(head, value);
-    return;
-  }
-  const root = structuredClone(ctx.db.read(head) ?? {}) as JsonValue;
-  if (!isJsonObject(root)) throw new Error(`the state value "${head}" is not an object`);
-  let cur: JsonObject = root;
-  for (const k of rest.slice(0, -1)) {
-    if (!isJsonObject(cur[k])) cur[k] = {};
-    cur = cur[k] as JsonObject;
-  }
-  cur[rest[rest.length - 1] as string] = value;
-  ctx.db.write(head, root);
-}
 
 interface Post {
   key: string;
@@ -128,11 +104,11 @@ function strings(v: JsonValue | undefined): string[] {
 
 function compilePosting(p: PostingParams): NativeTool {
   const username = (ctx: ToolContext): string => {
-    const v = readPath(ctx, p.author);
+    const v = readPath(ctx.db, p.author);
     if (typeof v !== 'string' || v.length === 0) throw new Error('No account is set up: there is no current user.');
     return v;
   };
-  const loggedIn = (ctx: ToolContext): boolean => (p.session === undefined ? true : Boolean(readPath(ctx, p.session)));
+  const loggedIn = (ctx: ToolContext): boolean => (p.session === undefined ? true : Boolean(readPath(ctx.db, p.session)));
   const needLogin = (ctx: ToolContext): void => {
     if (p.requireLogin && !loggedIn(ctx)) throw new Error('User not authenticated: log in before this action.');
   };
@@ -162,19 +138,19 @@ function compilePosting(p: PostingParams): NativeTool {
     switch (p.op) {
       case 'login': {
         const user = textArg(args, p.args.user, 'username');
-        const expected = readPath(ctx, p.author);
-        const password = readPath(ctx, p.password);
+        const expected = readPath(ctx.db, p.author);
+        const password = readPath(ctx.db, p.password);
         const given = p.args.password === undefined ? undefined : args[p.args.password];
         if (user !== expected || (password !== undefined && given !== password)) {
           if (p.softFail) return out({ ok: true, status: false, author: user, note: 'Authentication failed: wrong username or password.' });
           throw new Error('Authentication failed: wrong username or password.');
         }
-        if (p.session !== undefined) writePath(ctx, p.session, true);
+        if (p.session !== undefined) writePath(ctx.db, p.session, true);
         return out({ ok: true, status: true, author: user, note: `User '${user}' logged in successfully.` });
       }
       case 'logout': {
         if (!loggedIn(ctx)) throw new Error('No user is logged in.');
-        if (p.session !== undefined) writePath(ctx, p.session, false);
+        if (p.session !== undefined) writePath(ctx.db, p.session, false);
         return out({ ok: true, status: true, note: 'Logged out successfully.' });
       }
       case 'login-status':
@@ -304,7 +280,7 @@ function compilePosting(p: PostingParams): NativeTool {
         needLogin(ctx);
         const user = textArg(args, p.args.user, 'username');
         const posts = allPosts(ctx, p.posts).filter((x) => x.record[p.posts.authorField] === user).length;
-        const me = readPath(ctx, p.author);
+        const me = readPath(ctx.db, p.author);
         const followingCount = user === me ? following(ctx).length : 0;
         return out({ ok: true, posts, following: followingCount, shares: sharesOf(ctx, user).length, user });
       }

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue } from '@autoforge/core';
-import { isJsonObject } from '@autoforge/core';
+import { isJsonObject, valuesAt } from '@autoforge/core';
 import type { NativeTool, ToolContext } from '../tool-context.js';
 import type { DriverTool } from './driver.js';
 import { DriverParamsError, defineDriver } from './driver.js';
@@ -38,23 +38,6 @@ function copy<T extends JsonValue>(v: T): T {
   return (typeof v === 'object' && v !== null ? JSON.parse(JSON.stringify(v)) : v) as T;
 }
 
-/** The values at a path; `[]` steps into every array element, `*` into every object value. */
-function valuesAt(value: JsonValue | undefined, path: readonly string[]): JsonValue[] {
-  let cur: JsonValue[] = value === undefined ? [] : [value];
-  for (const seg of path) {
-    const next: JsonValue[] = [];
-    for (const c of cur) {
-      if (c === null || typeof c !== 'object') continue;
-      if (seg === '[]') {
-        if (Array.isArray(c)) next.push(...c);
-      } else if (seg === '*') {
-        if (!Array.isArray(c)) next.push(...Object.values(c));
-      } else if (!Array.isArray(c) && c[seg] !== undefined) next.push(c[seg] as JsonValue);
-    }
-    cur = next;
-  }
-  return cur;
-}
 
 function setAt(record: JsonObject, path: readonly string[], value: JsonValue): void {
   let cur = record;

@@ -4,7 +4,8 @@ import type { Db, ToolContext } from '../tool-context.js';
 import type { DriverTool } from './driver.js';
 import { DriverParamsError, defineDriver } from './driver.js';
 import type { OutputSource, StatePath } from './settings.js';
-import { argValue, evalSource, readPath, writePath } from './settings.js';
+import { argValue, evalSource } from './settings.js';
+import { readPath, writePath } from './state-path.js';
 
 // The `session` driver: who is logged in. The session is a singleton (one object, or top-level
 // values adopted from a sample state); login checks credentials against the users the state
