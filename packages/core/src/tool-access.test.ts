@@ -42,6 +42,13 @@ describe('toolAccess', () => {
     expect(toolAccess(tool('ls'))).toMatchObject({ access: 'read' });
   });
 
+  it('takes a read joined to a write by and/then/or as a write, named by the write verb', () => {
+    expect(toolAccess(tool('verifyStockAndThenReserveSeat'))).toMatchObject({ access: 'write', verb: 'reserve', verbClass: 'create' });
+    expect(toolAccess(tool('check_limits_or_initiate_refund'))).toMatchObject({ access: 'write', verb: 'initiate' });
+    expect(toolAccess(tool('get_and_show_report'))).toMatchObject({ access: 'read', verb: 'get' });
+    expect(toolAccess(tool('get_refund_status'))).toMatchObject({ access: 'read' });
+  });
+
   it('takes a hand-over to a person as a read, although transferring money writes', () => {
     expect(toolAccess(tool('transfer_to_human_agents', 'Transfer the user to a human agent.'))).toMatchObject({ access: 'read', verbClass: 'noop' });
     expect(toolAccess(tool('transfer_funds', 'Move money between two accounts.'))).toMatchObject({ access: 'write', verb: 'transfer' });

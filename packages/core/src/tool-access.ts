@@ -44,7 +44,7 @@ verbs('find', 'find locate identify');
 verbs('list', 'list search browse filter recommend suggest explore enumerate count ls grep');
 verbs(
   'create',
-  'create add book register place insert open make submit schedule post send generate reserve buy purchase apply start log record enroll subscribe write compose upload comment reply tweet retweet mention follow copy duplicate clone mkdir touch cp',
+  'create add book register place insert open make submit schedule post send generate reserve buy purchase apply start initiate log record enroll subscribe write compose upload comment reply tweet retweet mention follow copy duplicate clone mkdir touch cp',
 );
 verbs(
   'update',
@@ -108,6 +108,17 @@ export function nameVerb(name: string): NameVerb | undefined {
   if (index < 0) return undefined;
   const verb = w[index] as string;
   return { verb, verbClass: VERB_CLASSES.get(verb) as VerbClass, index, words: w };
+}
+
+/** The first write verb after an `and`/`then`/`or` that follows the name's first verb. */
+function joinedWriteVerb(named: NameVerb): { verb: string; verbClass: VerbClass } | undefined {
+  const rest = named.words.slice(named.index + 1);
+  const join = rest.findIndex((x) => x === 'and' || x === 'then' || x === 'or');
+  if (join < 0) return undefined;
+  const verb = rest.slice(join + 1).find((x) => VERB_CLASSES.has(x));
+  if (verb === undefined) return undefined;
+  const verbClass = VERB_CLASSES.get(verb) as VerbClass;
+  return VERB_CLASS_ACCESS[verbClass] === 'write' ? { verb, verbClass } : undefined;
 }
 
 /** Where a {@link ToolAccessResult} came from. */
@@ -203,6 +214,9 @@ export function toolAccess(tool: Pick<ToolSpec, 'name' | 'description' | 'hints'
   const named = nameVerb(tool.name);
   if (named) {
     const access = VERB_CLASS_ACCESS[named.verbClass];
+    // `check_eligibility_and_possibly_initiate_return`: a read joined to a write may write.
+    const second = access === 'read' ? joinedWriteVerb(named) : undefined;
+    if (second) return { access: 'write', source: 'name', destructive: second.verbClass === 'delete', verb: second.verb, verbClass: second.verbClass };
     return { access, source: 'name', destructive: named.verbClass === 'delete', verb: named.verb, verbClass: named.verbClass };
   }
   const described = descriptionVerb(tool.description);

@@ -7,6 +7,7 @@ import type { Compiled } from './compile-environment.js';
 import { compileEnvironment, defaultSpecId } from './compile-environment.js';
 import type { FamilyClaim, FamilyPlan, PlannedTool, Probe } from './families/family.js';
 import { FAMILIES } from './families/list.js';
+import { requestsFamily } from './families/requests.js';
 import { inferEntities } from './infer-entities.js';
 import type { SelfCheckVerdict } from './self-check.js';
 import { selfCheck } from './self-check.js';
@@ -128,6 +129,21 @@ export function synthesizeComposed(
     records = compileEnvironment(recordsDoc, { analyses: remaining, model: inferEntities(remaining), notes: [] }, { ...options, seed, size });
   }
 
+  // Writes keyed records could not place get a store of their own (the requests family).
+  const unplaced = new Set(records.spec.tools.filter((t) => t.pattern === 'unclassified').map((t) => t.name));
+  if (unplaced.size > 0 && !excluded.has(requestsFamily.name)) {
+    const keys = new Set([...taken, ...Object.keys(records.spec.seedState)]);
+    const input = { toolDoc, analyses: remaining.filter((a) => unplaced.has(a.tool.name)), allAnalyses, takenKeys: keys, seed, size };
+    const claim = requestsFamily.match(input);
+    if (claim !== undefined) {
+      const plan = requestsFamily.plan(claim, input);
+      if (Object.keys(plan.tools).length > 0) {
+        claimed.push({ family: requestsFamily.name, claim, plan });
+        notes.push(`${requestsFamily.name}: ${claim.why} (${Object.keys(plan.tools).join(', ')})`);
+      }
+    }
+  }
+
   // Merge the families' state into the records' state.
   const seedState: JsonObject = { ...records.spec.seedState };
   const schema = records.spec.stateSchema;
@@ -143,6 +159,7 @@ export function synthesizeComposed(
     }
   }
 
+  const familyCollections = claimed.flatMap(({ plan }) => plan.collections ?? []);
   const plannedByTool = new Map<string, { family: string; planned: PlannedTool; stateless: boolean }>();
   for (const { family, plan } of claimed) {
     const stateless = Object.keys(plan.state).length === 0 && plan.preconditions === undefined;
@@ -190,6 +207,8 @@ export function synthesizeComposed(
     stateSchema: { ...schema, properties, required },
     seedState,
     tools,
+    // Without a list, every object of records is a collection (an empty store included).
+    ...(familyCollections.length > 0 && records.spec.collections !== undefined ? { collections: [...records.spec.collections, ...familyCollections] } : {}),
     idSeed: createRng(seed, 'env-synth', 'id-seed').uint32(),
     metadata: { synthesizer: '@autoforge/env-synth', mode, seed, size: mode === 'generated' ? size : null },
   };

@@ -13,9 +13,11 @@ import { cartDriver } from './cart.js';
 import { calculatorDriver } from './calculator.js';
 import { scalarListDriver } from './scalar-list.js';
 import { referenceDriver } from './reference.js';
+import { valueDriver } from './value.js';
+import { requestsDriver } from './requests.js';
 
 /**
  * The drivers, one self-contained module each. Adding a family adds one line here and nothing
  * else in this package.
  */
-export const DRIVER_LIST: readonly DriverRuntime[] = [standInDriver, recordsDriver, sessionDriver, ledgerDriver, settingsDriver, ticketsDriver, cartDriver, calculatorDriver, fileTreeDriver, messagingDriver, postingDriver, knowledgeGraphDriver, referenceDriver, scalarListDriver];
+export const DRIVER_LIST: readonly DriverRuntime[] = [standInDriver, recordsDriver, sessionDriver, ledgerDriver, settingsDriver, ticketsDriver, cartDriver, calculatorDriver, fileTreeDriver, messagingDriver, postingDriver, knowledgeGraphDriver, referenceDriver, scalarListDriver, valueDriver, requestsDriver];

@@ -91,6 +91,8 @@ export interface PlannedTool {
 export interface FamilyPlan {
   /** Top-level state keys the family owns: their schemas and seed values. */
   state: Record<string, { schema: JsonSchemaObject; value: JsonValue }>;
+  /** Keys of `state` that are collections (objects of records, `db.get`/`db.put`); the rest are values. */
+  collections?: string[];
   /** The claimed tools, by name. A claimed tool missing here falls back to later families. */
   tools: Record<string, PlannedTool>;
   /** Preconditions added to tools of other families (operations that need a session). */
