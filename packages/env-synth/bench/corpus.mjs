@@ -12,7 +12,8 @@ const BFCL = join(SHARED, 'benchmarks/bfcl/data/multi_turn_func_doc');
 export function corpusFiles() {
   return [
     ...readdirSync(join(SHARED, 'realworld')).filter((f) => /\.(json|ya?ml)$/.test(f)).sort().map((f) => join(SHARED, 'realworld', f)),
-    ...['gorilla_file_system', 'math_api', 'message_api', 'posting_api', 'ticket_api', 'trading_bot', 'travel_booking', 'vehicle_control'].map((c) => join(BFCL, `${c}.json`)),
+    // Every BFCL multi-turn function doc (the eight classes of the base category and the memory and web-search suites).
+    ...readdirSync(BFCL).filter((f) => f.endsWith('.json')).sort().map((f) => join(BFCL, f)),
     ...['library.tools.json', 'clinic.openapi.yaml', 'hotel.mcp.json'].map((f) => join(REPO, 'apps/autoforge/examples', f)),
   ];
 }

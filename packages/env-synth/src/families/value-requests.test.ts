@@ -144,7 +144,7 @@ describe('requests family: a store of their own for writes nothing else keeps', 
   it('is not offered writes that keyed records place', () => {
     const doc: ToolDoc = {
       format: 'openai-chat',
-      tools: [tool('get_order', 'Get an order.', { order_id: TEXT }, ['order_id']), tool('cancel_order', 'Cancel an order.', { order_id: TEXT }, ['order_id'])],
+      tools: [tool('get_parcel', 'Get a parcel.', { parcel_id: TEXT }, ['parcel_id']), tool('ship_parcel', 'Ship a parcel.', { parcel_id: TEXT }, ['parcel_id'])],
     };
     expect(synth(doc).report.families?.map((f) => f.family)).not.toContain('requests');
   });
