@@ -1,4 +1,4 @@
-import type { JsonSchemaObject, ToolSpec } from '@autoforge/core';
+import type { JsonSchema, JsonSchemaObject, ToolSpec } from '@autoforge/core';
 import type { ParamInfo, ToolAnalysis } from './analyze-tool.js';
 import { analyzeTool } from './analyze-tool.js';
 import type {
@@ -19,7 +19,7 @@ import type {
 import { paymentEffectFor } from './payment-effects.js';
 import { driverIdFormat } from './plan.js';
 import type { SchemaEditor } from './schema-edits.js';
-import { enumOf, fieldPaths, itemsOf, mainType, schemaAt } from './schema-utils.js';
+import { enumOf, fieldPaths, itemsOf, mainType, nonNull, schemaAt } from './schema-utils.js';
 import type { CollectionModel, NestedCollection, StateModel } from './state-model.js';
 import { collectionForName } from './state-model.js';
 import { fieldNameCandidates, idReference, isPrincipal, singularize, words } from './naming.js';
@@ -65,6 +65,18 @@ const LIMIT_PARAMS = /^(limit|max_results|top_k|top_n|page_size|n|count)$/;
 const KEYWORD_PARAMS = /^(keywords?|key_words?|query|q|search|search_term|text|term|terms)$/;
 // Lists answer at most this many records unless the call asks for a limit (outputs stay small).
 const LIST_LIMIT = 200;
+
+/**
+ * The output lists plain values (`{ stock_list: string[] }`, or a bare array of strings): a
+ * list of records then answers their keys.
+ */
+function listsPlainValues(schema: JsonSchema | undefined): boolean {
+  const s = nonNull(schema);
+  const arrays = mainType(s) === 'array' ? [s] : Object.values(s.properties ?? {}).map((x) => nonNull(x)).filter((x) => mainType(x) === 'array');
+  if (arrays.length !== 1 || (mainType(s) !== 'array' && Object.keys(s.properties ?? {}).length !== 1)) return false;
+  const item = mainType(itemsOf(arrays[0] as JsonSchemaObject));
+  return item === 'string' || item === 'integer';
+}
 const STATUS_FIELD = /^(status|state|[a-z_]+_status)$/;
 
 const PARTICIPLES: Record<string, string[]> = {
@@ -595,6 +607,7 @@ export class Classifier {
     const { filters, limitParam } = this.filtersFor(a, c);
     const plan: ListPlan = { pattern: 'list', entity: c.entity, collection: c.name, filters, maxResults: LIST_LIMIT };
     if (c.keyField) plan.keyField = c.keyField;
+    if (listsPlainValues(a.tool.outputSchema)) plan.keys = true;
     if (limitParam) plan.limitParam = limitParam;
     const props = c.recordSchema.properties ?? {};
     const heavy = Object.values(props).some((s) => typeof s === 'object' && (s.type === 'object' || s.type === 'array'));

@@ -224,10 +224,12 @@ export function synthesizeComposed(
   for (const { plan } of claimed) {
     const setup = plan.setup ?? [];
     if (setup.length === 0) continue;
-    for (const name of Object.keys(plan.preconditions ?? {})) {
-      const list = probes.get(name);
-      if (list === undefined) continue;
-      probes.set(name, list.map((p) => ({ ...p, before: [...setup, ...(p.before ?? [])] })));
+    const guarded = new Set(Object.keys(plan.preconditions ?? {}));
+    // So do probes of other tools that call a guarded one before or after (fund first, then read the history).
+    for (const [name, list] of probes) {
+      const needs = (p: Probe): boolean => guarded.has(name) || [...(p.before ?? []), ...(p.then ?? [])].some((c) => guarded.has(c.name));
+      if (!list.some(needs)) continue;
+      probes.set(name, list.map((p) => (needs(p) ? { ...p, before: [...setup, ...(p.before ?? [])] } : p)));
     }
   }
   const verdicts = check(spec, probes);

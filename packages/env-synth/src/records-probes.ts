@@ -226,7 +226,7 @@ export function recordsProbes(input: ProbeInput): RecordsProbes {
   input.tools.forEach((tool, i) => {
     const plan = input.plans[i] as ToolPlan;
     for (const { plan: p, extra } of casesOf(plan)) {
-      if (plainLookup(p) || (p.pattern === 'list' && p.fields === undefined)) {
+      if (plainLookup(p) || (p.pattern === 'list' && p.fields === undefined && p.keys !== true)) {
         const list = readers.get(p.collection) ?? [];
         list.push({ tool, plan: p, extra });
         readers.set(p.collection, list);
@@ -440,6 +440,13 @@ function findProbes(b: Builder, tool: EnvironmentTool, p: FindPlan, extra: JsonO
   return `no record of ${p.collection} is singled out by valid arguments`;
 }
 
+/** What a list shows of a record: its key (a list of plain values) or a value of the record. */
+function listedNeedle(p: ListPlan, project: (r: JsonObject) => JsonObject, r: JsonObject, id: string): string | undefined {
+  if (p.keys !== true) return recordNeedle(project(r), p.keyField, id);
+  const key = p.keyField !== undefined && scalar(r[p.keyField]) ? (r[p.keyField] as JsonValue) : id;
+  return needleOf(key);
+}
+
 function listProbes(b: Builder, tool: EnvironmentTool, p: ListPlan, extra: JsonObject): Probe[] | string {
   const first = b.records(p.collection)[0];
   if (!first) return `the seed state has no ${p.collection}`;
@@ -447,7 +454,7 @@ function listProbes(b: Builder, tool: EnvironmentTool, p: ListPlan, extra: JsonO
   const args = b.argsOf(tool).complete({ ...extra, ...filterArgs(b, tool, p.filters, id, rec, false) }, rec);
   if (!args) return 'no valid arguments';
   const project = (r: JsonObject): JsonObject => (p.fields ? Object.fromEntries(p.fields.filter((f) => r[f] !== undefined).map((f) => [f, r[f] as JsonValue])) : r);
-  const needle = recordNeedle(project(rec), p.keyField, id);
+  const needle = listedNeedle(p, project, rec, id);
   const probes: Probe[] = [{ args, changes: false, ...(needle ? { outputContains: [needle] } : {}) }];
   const filtered = filterProbe(b, tool, p, extra, project);
   if (filtered) probes.push(filtered);
@@ -474,13 +481,13 @@ function filterProbe(b: Builder, tool: EnvironmentTool, p: ListPlan, extra: Json
     const same = records.filter(([, r]) => norm(valueOf(r)) === norm(v));
     const other = records.find(([oid, r]) => {
       if (valueOf(r) === undefined || norm(valueOf(r)) === norm(v)) return false;
-      const n = recordNeedle(project(r), p.keyField, oid);
+      const n = listedNeedle(p, project, r, oid);
       return n !== undefined && same.every(([, s]) => !JSON.stringify(project(s)).includes(n));
     });
     if (!other) continue;
     const args = ta.complete({ ...extra, ...filterArgs(b, tool, p.filters, id2, r2, false), [f.param]: v }, r2);
-    const shows = recordNeedle(project(r2), p.keyField, id2);
-    const hides = recordNeedle(project(other[1]), p.keyField, other[0]);
+    const shows = listedNeedle(p, project, r2, id2);
+    const hides = listedNeedle(p, project, other[1], other[0]);
     if (!args || !shows || !hides || same.length > p.maxResults) continue;
     return { args, changes: false, outputContains: [shows], then: [{ name: tool.name, args, lacks: [hides] }] };
   }

@@ -16,16 +16,17 @@ interface Figures {
 
 /** Matching calls and entries per class, at least (of 1142 calls and 200 entries in all), measured 2026-12-01. */
 const FLOORS: Record<string, { calls: number; entries: number }> = {
-  GorillaFileSystem: { calls: 183, entries: 48 },
+  GorillaFileSystem: { calls: 230, entries: 48 },
   MathAPI: { calls: 14, entries: 25 },
   MessageAPI: { calls: 27, entries: 12 },
   TwitterAPI: { calls: 63, entries: 36 },
   TicketAPI: { calls: 45, entries: 24 },
-  TradingBot: { calls: 149, entries: 28 },
+  TradingBot: { calls: 159, entries: 28 },
   TravelAPI: { calls: 20, entries: 23 },
   VehicleControlAPI: { calls: 137, entries: 6 },
 };
-const OVERALL_FLOOR = { calls: 649, entries: 91 };
+// The bar: 60% of the 1142 calls (686) and 25% of the 200 entries (50).
+const OVERALL_FLOOR = { calls: 706, entries: 91 };
 
 describe('the yardstick rules', () => {
   it('a real output matches when each of its scalar leaves occurs among ours', () => {

@@ -481,7 +481,7 @@ export const fileTreeDriver = defineDriver<FileTreeParams>({
           if (node === undefined) fail(`${who}: no such directory: '${target}'`);
           if (node.kind !== 'dir') fail(`${who}: not a directory: '${target}'`);
           ctx.db.write(p.cwd, pathText(parts));
-          return output({ path: pathText(parts) });
+          return output({ path: pathText(parts), name: parts[parts.length - 1] ?? '/' });
         }
         case 'pwd':
           return output({ path: pathText(cwd) });

@@ -110,6 +110,8 @@ export interface ListPlan extends PlanBase {
   /** A parameter that skips results (`offset`), or pages them (`page` with the limit as page size). */
   offsetParam?: string;
   pageParam?: string;
+  /** Results are the records' keys (the output schema lists plain values: `stock_list: string[]`). */
+  keys?: boolean;
 }
 
 export interface CreatePlan extends PlanBase {

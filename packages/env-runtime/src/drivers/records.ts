@@ -356,7 +356,8 @@ function runList(P: ListPlan, args: Args, ctx: ToolContext): JsonValue {
     (P.offsetParam ? positiveInt(args[P.offsetParam]) : undefined) ??
     (P.pageParam ? ((positiveInt(args[P.pageParam]) ?? 1) - 1) * limit : 0);
   const sortField = P.sort ? (P.sort.param && typeof args[P.sort.param] === 'string' ? (args[P.sort.param] as string) : P.sort.field) : undefined;
-  if (sortField === undefined && offset === 0) return search(ctx, P.collection, P.filters, args, limit).map((h) => project(h.record, P.fields));
+  const answer = (h: Hit): JsonValue => (P.keys === true ? (P.keyField !== undefined ? (h.record[P.keyField] ?? h.id) : h.id) : project(h.record, P.fields));
+  if (sortField === undefined && offset === 0) return search(ctx, P.collection, P.filters, args, limit).map(answer);
   let hits = search(ctx, P.collection, P.filters, args, 0);
   if (sortField !== undefined) {
     const dir = P.sort?.directionParam ? args[P.sort.directionParam] : undefined;
@@ -366,7 +367,7 @@ function runList(P: ListPlan, args: Args, ctx: ToolContext): JsonValue {
       .sort((a, b) => sign * compareValues(a.h.record[sortField], b.h.record[sortField]) || a.i - b.i)
       .map((x) => x.h);
   }
-  return hits.slice(offset, offset + limit).map((h) => project(h.record, P.fields));
+  return hits.slice(offset, offset + limit).map(answer);
 }
 
 function runCreate(P: CreatePlan, args: Args, ctx: ToolContext): JsonValue {

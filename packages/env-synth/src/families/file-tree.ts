@@ -253,7 +253,13 @@ interface OutWant {
   primary?: boolean;
 }
 const OUT_WANTS: Record<Op, OutWant[]> = {
-  cd: [{ role: 'path', types: ['string'], words: /dir|path|cwd|folder|location/, primary: true }],
+  // `cd` reports the directory it entered: a property named for a path gets the path, one named
+  // for the directory (`current_working_directory`) its name; `pwd` prints the path.
+  cd: [
+    { role: 'path', types: ['string'], words: /path|location/ },
+    { role: 'name', types: ['string'], words: /dir|folder/ },
+    { role: 'path', types: ['string'], primary: true },
+  ],
   pwd: [{ role: 'path', types: ['string'], words: /dir|path|cwd|folder|location/, primary: true }],
   ls: [
     { role: 'entries', types: ['array'], primary: true },
@@ -344,6 +350,7 @@ function outMap(op: Op, declared: JsonSchema | undefined): { out: Partial<Record
   if (props === undefined) {
     const properties: Record<string, JsonSchemaObject> = {};
     for (const want of OUT_WANTS[op]) {
+      if (out[want.role] !== undefined || (op === 'cd' && want.role === 'name')) continue;
       const d = DEFAULT_OUT[want.role];
       const name = op === 'find' && want.role === 'entries' ? 'matches' : op === 'ls' && want.role === 'entries' ? 'entries' : d.name;
       if (want.role === 'content' && OUT_WANTS[op].some((w) => w.primary === true && w.role !== 'content')) continue;
@@ -359,6 +366,7 @@ function outMap(op: Op, declared: JsonSchema | undefined): { out: Partial<Record
   }
   const used = new Set<string>();
   for (const want of OUT_WANTS[op]) {
+    if (out[want.role] !== undefined) continue;
     const fits = Object.entries(props).filter(([k, s]) => !used.has(k) && want.types.includes(typeOfSchema(s) ?? ''));
     const byWords = want.words === undefined ? undefined : fits.find(([k]) => (want.words as RegExp).test(k.toLowerCase()));
     const pick = byWords ?? (want.primary === true ? fits[0] : undefined);

@@ -103,7 +103,7 @@ function plan(claim: FamilyClaim, input: FamilyInput): FamilyPlan {
       a.tool.outputSchema === undefined
         ? { [idField]: { $: 'id' }, status: { $: 'status' }, message: { $: 'message' }, [p.op === 'upsert' ? p.entity : 'request']: { $: 'record' } }
         : templateFor(a.tool.outputSchema, [
-            fact('id', 'id', `${idField.replace(/_/g, ' ')} id reference number key`),
+            fact('id', 'id', 'id reference number key code'),
             fact('status', 'string', 'status state decision result outcome'),
             fact('message', 'string', 'message note detail details reason'),
             fact('created', 'boolean', 'created new success ok'),
