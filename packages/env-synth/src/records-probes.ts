@@ -320,7 +320,17 @@ function targetArgs(b: Builder, tool: EnvironmentTool, p: LookupPlan | UpdatePla
       const values = holders.flatMap((h) => valuesAt(h, r.path ?? [])).filter(scalar);
       const assigned = 'assign' in p ? p.assign.find((a) => a.param === r.param) : undefined;
       const current = assigned ? valuesAt(record, assigned.path)[0] : undefined;
-      const v = values.find((x) => norm(x) !== norm(current)) ?? values[0];
+      // Money moved through a method: a new payment method is one the record has not paid with
+      // (another record can take the change when there is none); a refund goes to one it has.
+      const pay = 'payments' in p && p.payments?.methodParam === r.param ? p.payments.kind : undefined;
+      const text = JSON.stringify(record);
+      const held = (x: JsonValue): boolean => text.includes(JSON.stringify(x));
+      let v: JsonValue | undefined;
+      if (pay === 'replace') {
+        v = values.find((x) => !held(x));
+        if (v === undefined && values.length > 0) return undefined;
+      } else if (pay === 'refund-request') v = values.find(held);
+      v ??= values.find((x) => norm(x) !== norm(current)) ?? values[0];
       if (v !== undefined) fixed[r.param] = mainType(ta.props[r.param]) === 'array' ? [v] : v;
     }
   }
