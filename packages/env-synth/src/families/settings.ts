@@ -1,4 +1,4 @@
-import type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue } from '@autoforge/core';
+import type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue, ToolEffect } from '@autoforge/core';
 import { isJsonObject, singularize, splitWords } from '@autoforge/core';
 import type { ToolAnalysis } from '../analyze-tool.js';
 import type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe } from './family.js';
@@ -1145,6 +1145,7 @@ export const settingsFamily: Family = {
         outputSchema,
         access: d.access,
         probes: probesFor(d, usable, seedState, settings.fields),
+        effects: settingEffects(d, settings.fields),
       };
     }
     return {
@@ -1157,6 +1158,30 @@ export const settingsFamily: Family = {
     };
   },
 };
+
+/**
+ * What a settings tool does to the state, one resource per top-level setting (`door status`):
+ * a write changes what it sets; a precondition reads what it checks (locking the doors comes
+ * before starting the engine); a display reads what it shows.
+ */
+function settingEffects(d: ToolPlanDraft, fields: readonly Field[]): ToolEffect[] {
+  const out: ToolEffect[] = [];
+  const seen = new Set<string>();
+  const add = (action: 'reads' | 'changes', path: unknown): void => {
+    if (!Array.isArray(path) || path.length === 0) return;
+    // The setting the path is in (the longest field path it starts with), else its last segment.
+    let field: Field | undefined;
+    for (const f of fields) if (f.path.length <= path.length && f.path.every((x, i) => x === path[i]) && f.path.length > (field?.path.length ?? 0)) field = f;
+    const resource = nameWords(field?.key ?? String(path[path.length - 1])).join(' ');
+    if (resource === '' || seen.has(`${action} ${resource}`)) return;
+    seen.add(`${action} ${resource}`);
+    out.push({ action, resource });
+  };
+  for (const c of d.checks) if (c.when === 'before' && c.path !== undefined) add('reads', c.path);
+  if (d.access === 'read') for (const key of d.shows.keys()) add('reads', fields.find((f) => f.key === key)?.path);
+  for (const e of d.effects) add('changes', e.set ?? e.add ?? e.setEntries ?? e.derive);
+  return out;
+}
 
 function outputSchemaOf(d: ToolPlanDraft, settings: Settings): JsonSchemaObject {
   const properties: Record<string, JsonSchemaObject> = {};
