@@ -50,3 +50,5 @@ export { idReference, isIdParam } from './id-reference.js';
 export type { DerefLocalOptions } from './deref-local.js';
 export { derefLocal, hasLocalRefs } from './deref-local.js';
 export { valuesAt } from './values-at.js';
+export type { LinearRegExp } from './linear-regexp.js';
+export { ajvLinearRegExp, LinearPatternError, linearPatternProblem, linearRegExp } from './linear-regexp.js';

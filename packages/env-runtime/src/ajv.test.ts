@@ -62,6 +62,21 @@ describe('createAjv', () => {
   });
 });
 
+describe('createAjv: patterns', () => {
+  it('matches a catastrophic pattern against a hostile argument without backtracking (an error observation)', async () => {
+    const env = await createEnvironment(spec({ type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } }, required: ['code'] }, { type: 'object' }), { natives, validateSeed: false });
+    try {
+      const session = env.createSession();
+      const hostile = `${'a'.repeat(200_000)}!`;
+      expect(session.stepSync({ id: '1', name: 'echo', arguments: JSON.stringify({ code: hostile }) })).toMatchObject({ ok: false, error: { code: 'invalid_arguments' } });
+      expect(session.stepSync({ id: '2', name: 'echo', arguments: JSON.stringify({ code: 'aaaa' }) }).ok).toBe(true);
+    } finally {
+      env.close();
+    }
+    expect(createAjv().validate({ type: 'object', patternProperties: { '^(x+x+)+y$': { type: 'number' } }, additionalProperties: false }, { [`${'x'.repeat(40_000)}`]: 1 })).toBe(false);
+  });
+});
+
 describe('compileCached', () => {
   it('compiles equal schemas once, whatever their key order', () => {
     const a = compileCached({ type: 'object', properties: { x: { type: 'string' }, y: { minimum: 1, type: 'number' } } });

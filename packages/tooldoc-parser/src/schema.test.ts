@@ -75,6 +75,10 @@ describe('normalizeSchema', () => {
     expect(normalize({ required: 'a' }).issues).toEqual([['E_INVALID_SCHEMA', '/s/required']]);
     expect(normalize({ anyOf: [] }).issues).toEqual([['E_INVALID_SCHEMA', '/s/anyOf']]);
     expect(normalize({ pattern: '(' }).issues).toEqual([['E_INVALID_SCHEMA', '/s/pattern']]);
+    // Patterns are matched in linear time: lookarounds and backreferences are located errors.
+    expect(normalize({ pattern: '^(?!admin)[a-z]+$' }).issues).toEqual([['E_INVALID_SCHEMA', '/s/pattern']]);
+    expect(normalize({ patternProperties: { '^(a)\\1$': {} } }).issues).toEqual([['E_INVALID_SCHEMA', '/s/patternProperties']]);
+    expect(normalize({ pattern: '^(a+)+$' }).issues).toEqual([]);
     expect(normalize({ $ref: 4 }).issues).toEqual([['E_INVALID_SCHEMA', '/s/$ref']]);
     expect(normalize({ items: { maxItems: -1 } }).issues).toEqual([['E_INVALID_SCHEMA', '/s/items/maxItems']]);
     expect(normalize('string').issues).toEqual([['E_INVALID_SCHEMA', '/s']]);

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue } from '@autoforge/core';
-import { escapePointerToken, getAtPointer } from '@autoforge/core';
+import { escapePointerToken, getAtPointer, linearPatternProblem } from '@autoforge/core';
 import type { IssueList } from './issue.js';
 import { cloneJson, describeType, isObject, own, setOwn } from './json-value.js';
 import { checkMetaSchema } from './meta-schema.js';
@@ -173,12 +173,18 @@ export function toUnicodePattern(pattern: string): string {
  */
 function checkPattern(pattern: string): { pattern: string; rewritten: boolean } | { problem: string } {
   const problem = regExpProblem(pattern, 'u');
-  if (problem === undefined) return { pattern, rewritten: false };
+  if (problem === undefined) return linear({ pattern, rewritten: false });
   if (regExpProblem(pattern, '') === undefined) {
     const rewritten = toUnicodePattern(pattern);
-    if (regExpProblem(rewritten, 'u') === undefined) return { pattern: rewritten, rewritten: true };
+    if (regExpProblem(rewritten, 'u') === undefined) return linear({ pattern: rewritten, rewritten: true });
   }
   return { problem };
+}
+
+/** Every pattern is matched in linear time downstream: one that needs backtracking is refused here. */
+function linear(ok: { pattern: string; rewritten: boolean }): { pattern: string; rewritten: boolean } | { problem: string } {
+  const problem = linearPatternProblem(ok.pattern, 'u');
+  return problem === undefined ? ok : { problem: `${problem} (patterns are matched in linear time: lookarounds and backreferences are not supported)` };
 }
 
 /** The default `$ref` handling: local pointers stay (draft-07 `definitions` become `$defs`). */
