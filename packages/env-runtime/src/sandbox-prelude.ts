@@ -408,6 +408,14 @@ export const SANDBOX_PRELUDE: string = String.raw`(function (rawHost, maxOutputC
     () => (function* () {})(),
     () => (async function* () {})(),
     () => (async function () {})(),
+    // The function kinds' own prototypes (%AsyncFunction.prototype%, %GeneratorFunction.prototype%,
+    // %AsyncGeneratorFunction.prototype%) and their constructors, which no global names.
+    () => async function () {},
+    () => function* () {},
+    () => async function* () {},
+    () => async () => {},
+    () => class {},
+    () => function () {}.bind(null),
     () => [].values().map((x) => x),
     () => Iterator.from({ next() { return { done: true }; } }),
   ];

@@ -139,6 +139,50 @@ const PROBES: Record<string, string> = {
     }
     return out;
   }`,
+  // Walks every intrinsic reachable from the global object and from the values every kind of
+  // syntax creates (functions of each kind, their instances, iterators, promises, regexps),
+  // through own properties (values, getters, setters) and prototypes; lists what is not frozen.
+  unfrozen_intrinsics: `function run() {
+    const roots = [
+      ['globalThis', globalThis],
+      ['async function', async function () {}], ['generator function', function* () {}], ['async generator function', async function* () {}],
+      ['arrow', () => 0], ['async arrow', async () => 0], ['class', class {}], ['bound', function () {}.bind(null)],
+      ['generator', (function* () {})()], ['async generator', (async function* () {})()], ['promise', Promise.resolve(1)],
+      ['array iterator', [][Symbol.iterator]()], ['map iterator', new Map().entries()], ['set iterator', new Set().values()],
+      ['string iterator', ''[Symbol.iterator]()], ['regexp string iterator', /a/g[Symbol.matchAll]('a')], ['regexp', /a/],
+      ['arguments', (function () { return arguments; })()], ['error', new Error('x')], ['date', new Date(0)],
+    ];
+    const seen = new Set();
+    const bad = [];
+    // What the syntax above made is fresh in this call (a function, its own .prototype object, a
+    // generator's prototype object), not an intrinsic; everything they reach beyond is checked.
+    const fresh = new Set();
+    for (const [, r] of roots.slice(1)) {
+      fresh.add(r);
+      if (typeof r === 'function' && Object.getOwnPropertyDescriptor(r, 'prototype')) fresh.add(r.prototype);
+      if (Object.getPrototypeOf(r) && Object.getOwnPropertyNames(Object.getPrototypeOf(r)).length === 0) fresh.add(Object.getPrototypeOf(r));
+    }
+    const visit = (o, path, depth) => {
+      if ((typeof o !== 'object' && typeof o !== 'function') || o === null || seen.has(o) || bad.length > 20) return;
+      seen.add(o);
+      if (!fresh.has(o) && !Object.isFrozen(o)) bad.push(path);
+      for (const k of Reflect.ownKeys(o)) {
+        const d = Object.getOwnPropertyDescriptor(o, k);
+        const name = path + '.' + String(k);
+        if ('value' in d) visit(d.value, name, depth + 1);
+        else { visit(d.get, name + '<get>', depth + 1); visit(d.set, name + '<set>', depth + 1); }
+      }
+      visit(Object.getPrototypeOf(o), path + '.__proto__', depth + 1);
+    };
+    for (const [name, root] of roots) visit(root, name, 0);
+    return { checked: seen.size, unfrozen: bad };
+  }`,
+  async_prototype_state: `function run(args) {
+    const AsyncFunctionPrototype = Object.getPrototypeOf(async function () {});
+    let stored = 'none';
+    try { AsyncFunctionPrototype.leak = args.value; } catch (e) { stored = 'refused'; }
+    return { stored, seen: AsyncFunctionPrototype.leak === undefined ? null : AsyncFunctionPrototype.leak };
+  }`,
   function_binding_state: `function counter() { return 0; }
     function run() { const seen = counter(); counter = () => seen + 1; run.calls = (run.calls || 0) + 1; return [seen, run.calls]; }`,
 };
@@ -264,6 +308,21 @@ describe('sandbox: prototype pollution', () => {
   it('freezes ctx and the intrinsics', () => {
     expect(errorOf(run('mutate_ctx')).code).toBe('tool_error');
     expect(errorOf(run('mutate_math')).code).toBe('tool_error');
+  });
+
+  it('leaves nothing writable among the intrinsics reachable from the global object and from what syntax creates', () => {
+    const result = run('unfrozen_intrinsics');
+    expect(result.ok).toBe(true);
+    const out = (result as { output: { checked: number; unfrozen: string[] } }).output;
+    expect(out.unfrozen).toEqual([]);
+    expect(out.checked).toBeGreaterThan(500);
+  });
+
+  it('lets no call leave state on the function kinds\' prototypes for the next session', () => {
+    const a = env.createSession();
+    expect(run('async_prototype_state', { value: 'secret' }, a)).toEqual({ ok: true, output: { stored: 'refused', seen: null } });
+    const b = env.createSession();
+    expect(run('async_prototype_state', { value: 'other' }, b)).toEqual({ ok: true, output: { stored: 'refused', seen: null } });
   });
 });
 
