@@ -70,7 +70,11 @@ export interface ToolCallError {
     | 'tool_error'
     | 'timeout'
     | 'memory_limit'
-    | 'output_invalid';
+    | 'output_invalid'
+    /** The call would grow the session's state past its budget, or nest a value too deep. */
+    | 'state_limit'
+    /** A conversation exceeded its message budget (count or size). */
+    | 'message_limit';
   message: string;
   /** Extra detail (e.g. schema validation issues). */
   details?: JsonValue;

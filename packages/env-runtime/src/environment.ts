@@ -5,6 +5,8 @@ import { ajvIssues, compileCached } from './ajv.js';
 import { EnvRuntimeError } from './error.js';
 import { toFrozenJson } from './frozen-json.js';
 import { idKeyFor } from './ids.js';
+import type { SessionBudgets } from './budgets.js';
+import { DEFAULT_BUDGETS } from './budgets.js';
 import type { SandboxLimits, SandboxSource } from './sandbox.js';
 import { Sandbox } from './sandbox.js';
 import type { CreateSessionOptions, EnvironmentCore, Internal, RuntimeTool } from './session.js';
@@ -39,6 +41,17 @@ export interface CreateEnvironmentOptions {
   validateOutputs?: boolean;
   /** Validate the seed state against `stateSchema` when creating. Default true. */
   validateSeed?: boolean;
+  /**
+   * Per-session budgets (each overflow fails the call, which changes nothing): the largest
+   * arguments text of a call in UTF-8 bytes (default 1 MiB, `invalid_arguments`), their deepest
+   * nesting (default 64, `invalid_arguments`), the most a session's state may grow over its
+   * initial state in bytes of JSON, about (default 64 MiB, `state_limit`), and the deepest
+   * nesting of a value written to the state (default 64, `state_limit`).
+   */
+  maxArgumentsBytes?: number;
+  maxArgumentsDepth?: number;
+  maxStateGrowthBytes?: number;
+  maxStateDepth?: number;
 }
 
 const DEFAULT_CLOCK_START = '2025-01-01T00:00:00.000Z';
@@ -63,6 +76,7 @@ interface EnvironmentParts {
   state: ValidateFunction | undefined;
   memoryLimitBytes: number;
   validateOutputs: boolean;
+  budgets: SessionBudgets;
   collectionCache: WeakMap<object, BaseCollection>;
 }
 
@@ -111,6 +125,7 @@ export class Environment {
       tickMs: clock.tickMs ?? 0,
       memoryLimitBytes: parts.memoryLimitBytes,
       validateOutputs: parts.validateOutputs,
+      budgets: parts.budgets,
       busy: false,
       baseFor(state: JsonObject): Base {
         if (state === parts.base.root) return parts.base;
@@ -265,6 +280,12 @@ function prepareEnvironment(
     state: checked.state,
     memoryLimitBytes: limits.memoryLimitBytes,
     validateOutputs: options.validateOutputs ?? false,
+    budgets: {
+      maxArgumentsBytes: limit('maxArgumentsBytes', options.maxArgumentsBytes, DEFAULT_BUDGETS.maxArgumentsBytes, 2),
+      maxArgumentsDepth: limit('maxArgumentsDepth', options.maxArgumentsDepth, DEFAULT_BUDGETS.maxArgumentsDepth, 1, 10_000),
+      maxStateGrowthBytes: limit('maxStateGrowthBytes', options.maxStateGrowthBytes, DEFAULT_BUDGETS.maxStateGrowthBytes, 0),
+      maxStateDepth: limit('maxStateDepth', options.maxStateDepth, DEFAULT_BUDGETS.maxStateDepth, 1, 10_000),
+    },
     collectionCache,
   };
   return { parts, sources, limits };

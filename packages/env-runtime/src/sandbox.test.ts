@@ -313,7 +313,7 @@ describe('sandbox: prototype pollution', () => {
   it('leaves nothing writable among the intrinsics reachable from the global object and from what syntax creates', () => {
     const result = run('unfrozen_intrinsics');
     expect(result.ok).toBe(true);
-    const out = (result as { output: { checked: number; unfrozen: string[] } }).output;
+    const out = (result as unknown as { output: { checked: number; unfrozen: string[] } }).output;
     expect(out.unfrozen).toEqual([]);
     expect(out.checked).toBeGreaterThan(500);
   });

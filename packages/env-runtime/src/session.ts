@@ -2,6 +2,8 @@ import type { JsonObject, JsonValue, ToolCall, ToolCallError, ToolResult } from 
 import { isJsonObject } from '@autoforge/core';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { ajvDetails, ajvText } from './ajv.js';
+import type { SessionBudgets } from './budgets.js';
+import { jsonSize, jsonTextDepth, textOver } from './budgets.js';
 import { stateDigest } from './digest.js';
 import type { Environment } from './environment.js';
 import { EnvRuntimeError } from './error.js';
@@ -9,7 +11,7 @@ import { findNonJson } from './frozen-json.js';
 import type { IdKey } from './ids.js';
 import type { Sandbox, SandboxOutcome } from './sandbox.js';
 import type { Base, Overlay } from './state.js';
-import { cloneOverlay, emptyOverlay, isEmptyOverlay, materialize } from './state.js';
+import { cloneOverlay, DELETED, emptyOverlay, isEmptyOverlay, materialize } from './state.js';
 import type { NativeTool, ToolContext } from './tool-context.js';
 import { Transaction } from './transaction.js';
 
@@ -41,6 +43,7 @@ export interface EnvironmentCore {
   readonly tickMs: number;
   readonly memoryLimitBytes: number;
   readonly validateOutputs: boolean;
+  readonly budgets: SessionBudgets;
   /** A base for a state given to `reset`/`createSession` (cached per state object). */
   baseFor(state: JsonObject): Base;
   /** Throws `E_CLOSED` when the environment was closed. */
@@ -69,9 +72,10 @@ class SnapshotImpl implements Snapshot {
   readonly overlay: Overlay;
   readonly idCount: number;
   readonly resetCount: number;
+  readonly growth: number;
   readonly digest: string | undefined;
 
-  constructor(core: EnvironmentCore, base: Base, overlay: Overlay, counters: { steps: number; ids: number; resets: number }, digest: string | undefined) {
+  constructor(core: EnvironmentCore, base: Base, overlay: Overlay, counters: { steps: number; ids: number; resets: number; growth: number }, digest: string | undefined) {
     this.environmentId = core.environment.id;
     this.core = core;
     this.base = base;
@@ -79,6 +83,7 @@ class SnapshotImpl implements Snapshot {
     this.stepCount = counters.steps;
     this.idCount = counters.ids;
     this.resetCount = counters.resets;
+    this.growth = counters.growth;
     this.digest = digest;
     Object.freeze(this);
   }
@@ -122,6 +127,8 @@ export class Session {
   #stepCount = 0;
   #idCount = 0;
   #resetCount = 0;
+  // What the session's writes added to its initial state, in bytes of JSON (about).
+  #growth = 0;
   #digest: string | undefined;
   #closed = false;
 
@@ -188,6 +195,7 @@ export class Session {
     }
     this.#stepCount = 0;
     this.#idCount = 0;
+    this.#growth = 0;
     this.#resetCount += 1;
   }
 
@@ -210,6 +218,14 @@ export class Session {
       return failure('unparsable_arguments', `the arguments of "${call.name}" must be JSON text`);
     }
     const argsText = call.arguments.trim() === '' ? '{}' : call.arguments;
+    const { budgets } = core;
+    const argsBytes = textOver(argsText, budgets.maxArgumentsBytes);
+    if (argsBytes !== undefined) {
+      return failure('invalid_arguments', `the arguments of "${call.name}" are ${argsBytes} bytes; at most ${budgets.maxArgumentsBytes} are accepted`);
+    }
+    if (jsonTextDepth(argsText, budgets.maxArgumentsDepth) > budgets.maxArgumentsDepth) {
+      return failure('invalid_arguments', `the arguments of "${call.name}" nest deeper than ${budgets.maxArgumentsDepth} levels`);
+    }
     let args: unknown;
     try {
       args = JSON.parse(argsText);
@@ -269,7 +285,10 @@ export class Session {
     } catch (e) {
       return failure('tool_error', `the tool left a record that is not JSON: ${(e as Error).message}`);
     }
+    const growth = this.#growthOf(tx);
+    if (typeof growth === 'string') return failure('state_limit', growth);
     this.#commit(tx);
+    this.#growth += growth;
     return { ok: true, output: (outcome as { output: JsonValue }).output };
   }
 
@@ -300,6 +319,42 @@ export class Session {
     const bad = findNonJson(output);
     if (bad !== undefined) return failure('output_invalid', `the output is not JSON: ${bad}`);
     return { ok: true, output: output as JsonValue };
+  }
+
+  /**
+   * What committing the call would add to the state (bytes of JSON, about: new values minus the
+   * values they replace), or why it may not: a value nested too deep, or growth past the budget.
+   */
+  #growthOf(tx: Transaction): number | string {
+    const { pending } = tx;
+    if (isEmptyOverlay(pending)) return 0;
+    const { maxStateDepth, maxStateGrowthBytes } = this.#core.budgets;
+    let delta = 0;
+    const sized = (v: JsonValue | typeof DELETED | undefined, where: string): number | string => {
+      if (v === DELETED) return 0;
+      const n = jsonSize(v, maxStateDepth);
+      return n === undefined ? `the call would write ${where} nested deeper than ${maxStateDepth} levels; nothing was changed` : n;
+    };
+    for (const [col, changes] of pending.records) {
+      const before = this.#overlay.records.get(col);
+      const base = this.#base.collections.get(col);
+      for (const [id, value] of changes) {
+        const now = sized(value, `a record of ${col}`);
+        if (typeof now === 'string') return now;
+        const old = before?.has(id) === true ? before.get(id) : base?.get(id);
+        delta += now - ((old === undefined || old === DELETED ? 0 : jsonSize(old, Number.POSITIVE_INFINITY)) ?? 0);
+      }
+    }
+    for (const [key, value] of pending.values) {
+      const now = sized(value, `"${key}"`);
+      if (typeof now === 'string') return now;
+      const old = this.#overlay.values.has(key) ? this.#overlay.values.get(key) : this.#base.root[key];
+      delta += now - (jsonSize(old, Number.POSITIVE_INFINITY) ?? 0);
+    }
+    if (delta > 0 && this.#growth + delta > maxStateGrowthBytes) {
+      return `the call would grow the state by ${delta} bytes, past the session's budget of ${maxStateGrowthBytes} (${Math.max(0, this.#growth)} used); nothing was changed`;
+    }
+    return delta;
   }
 
   #commit(tx: Transaction): void {
@@ -350,7 +405,7 @@ export class Session {
       this.#core,
       this.#base,
       this.#overlay,
-      { steps: this.#stepCount, ids: this.#idCount, resets: this.#resetCount },
+      { steps: this.#stepCount, ids: this.#idCount, resets: this.#resetCount, growth: this.#growth },
       this.#digest,
     );
   }
@@ -365,6 +420,7 @@ export class Session {
     this.#stepCount = snapshot.stepCount;
     this.#idCount = snapshot.idCount;
     this.#resetCount = snapshot.resetCount;
+    this.#growth = snapshot.growth;
   }
 
   /**
