@@ -11,7 +11,9 @@ export type TerminationReason =
   | 'max_tokens'
   | 'max_wall_time'
   | 'agent_error'
-  | 'user_error';
+  | 'user_error'
+  /** A message (the agent's or the user's) was larger than the episode's budget. */
+  | 'message_limit';
 
 /** One executed tool call with its result and timing. */
 export interface ToolStep {

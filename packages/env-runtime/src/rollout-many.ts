@@ -29,6 +29,8 @@ export interface RolloutManyOptions {
   /** Episodes in flight at once. Default 4. */
   concurrency?: number;
   limits?: RolloutLimits;
+  /** Record wall-clock durations in the trajectories (see `rollout`). Default false. */
+  timings?: boolean;
   /** Called after each finished episode (progress bars). */
   onTrajectory?: (trajectory: Trajectory, done: number, total: number) => void;
 }
@@ -101,11 +103,23 @@ export async function rolloutMany(options: RolloutManyOptions): Promise<RolloutM
   const handle = await open(options.out, 'a');
   const limit = pLimit(concurrency);
   let done = options.jobs.length - pending.length;
-  // Appends are serialized so that lines never interleave.
+  // Appends are serialized so that lines never interleave, and made in job order (an episode
+  // that finishes early waits for those before it), so that the file is the same bytes whatever
+  // the concurrency; a crash leaves a prefix, which a rerun completes.
   let writing: Promise<unknown> = Promise.resolve();
+  const ready = new Map<number, string>();
+  let next = 0;
+  const flush = (): void => {
+    while (ready.has(next)) {
+      const line = ready.get(next) as string;
+      ready.delete(next);
+      next += 1;
+      writing = writing.then(() => handle.write(line));
+    }
+  };
   try {
     await Promise.all(
-      pending.map((job) =>
+      pending.map((job, index) =>
         limit(async () => {
           const environment = await options.environmentFor(job.task);
           const trajectory = await rollout({
@@ -116,9 +130,10 @@ export async function rolloutMany(options: RolloutManyOptions): Promise<RolloutM
             rollout: job.rollout,
             seed: job.seed ?? job.rollout,
             ...(options.limits ? { limits: options.limits } : {}),
+            ...(options.timings === true ? { timings: true } : {}),
           });
-          const line = `${JSON.stringify(trajectory)}\n`;
-          writing = writing.then(() => handle.write(line));
+          ready.set(index, `${JSON.stringify(trajectory)}\n`);
+          flush();
           await writing;
           done += 1;
           options.onTrajectory?.(trajectory, done, options.jobs.length);

@@ -159,6 +159,22 @@ describe('rollout', () => {
   });
 });
 
+describe('rollout: message budget and timings', () => {
+  it('ends an episode whose agent sends a message past maxMessageBytes with message_limit', async () => {
+    const big: AssistantMessage = { role: 'assistant', content: 'x'.repeat(5000) };
+    const t = await rollout({ environment: env, task, agent: scriptedAgent([big]), user: scriptedUser(), limits: { maxMessageBytes: 4096 } });
+    expect(t.termination).toBe('message_limit');
+    expect(t.messages.some((m) => m.role === 'assistant' && typeof m.content === 'string' && m.content.length === 5000)).toBe(false);
+  });
+
+  it('records wall-clock durations only when asked', async () => {
+    const timed = await rollout({ environment: env, task, agent: scriptedAgent(goldTurns()), user: scriptedUser(), timings: true });
+    expect(timed.durationMs).toBeGreaterThan(0);
+    const plain = await rollout({ environment: env, task, agent: scriptedAgent(goldTurns()), user: scriptedUser() });
+    expect(plain.durationMs).toBe(0);
+  });
+});
+
 describe('outputsPresent', () => {
   it('lower-cases and removes commas like tau-bench', () => {
     expect(outputsPresent(['1,000.50', 'Blue'], [{ role: 'assistant', content: 'It costs 1000.50 and it is blue' }])).toEqual({ '1,000.50': true, Blue: true });
@@ -192,6 +208,21 @@ describe('rolloutMany', () => {
     const ids = lines(out).map((t) => t.id);
     expect(new Set(ids).size).toBe(12);
     expect(ids).toHaveLength(12);
+  });
+
+  it('writes the same bytes for the same jobs whatever the concurrency (no wall-clock durations by default)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rollouts-'));
+    const slowAgent = (job: { rollout: number }): Agent => {
+      const inner = scriptedAgent(goldTurns());
+      // Later jobs finish first: the file must still be in job order.
+      return { name: 'slow', act: async (c: AgentContext) => { await new Promise((r) => setTimeout(r, (3 - job.rollout) * 5)); return inner.act(c); } };
+    };
+    const outs = [1, 4].map((concurrency) => join(dir, `c${concurrency}.jsonl`));
+    for (const [i, out] of outs.entries()) {
+      await rolloutMany({ jobs: jobs(), environmentFor: () => env, agentFor: slowAgent, userFor: () => scriptedUser(), out, concurrency: i === 0 ? 1 : 4 });
+    }
+    expect(readFileSync(outs[1] as string, 'utf8')).toBe(readFileSync(outs[0] as string, 'utf8'));
+    expect(lines(outs[0] as string).every((t) => t.durationMs === 0 && t.steps.every((s) => s.durationMs === 0))).toBe(true);
   });
 
   it('rejects duplicate jobs', async () => {

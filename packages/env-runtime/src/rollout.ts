@@ -27,6 +27,8 @@ export interface RolloutLimits {
   maxTokens?: number;
   /** Wall time of the episode in ms (the agent and user are also cancelled). Default unlimited. */
   maxWallTimeMs?: number;
+  /** Largest message of the agent or the user, in UTF-8 bytes of its text. Default 1 MiB. */
+  maxMessageBytes?: number;
 }
 
 /** Options of `rollout`. */
@@ -45,9 +47,23 @@ export interface RolloutOptions {
    * `agent_transfer`. Default: names starting with `transfer_to_human`.
    */
   isTransferTool?: (name: string) => boolean;
+  /**
+   * Record wall-clock `durationMs` on the trajectory and its steps. Default false: they are 0,
+   * so that the same inputs and seed give byte-identical trajectories.
+   */
+  timings?: boolean;
 }
 
-const DEFAULT_LIMITS = { maxTurns: 30, maxToolCalls: 100, maxTokens: Number.POSITIVE_INFINITY, maxWallTimeMs: Number.POSITIVE_INFINITY };
+const DEFAULT_LIMITS = { maxTurns: 30, maxToolCalls: 100, maxTokens: Number.POSITIVE_INFINITY, maxWallTimeMs: Number.POSITIVE_INFINITY, maxMessageBytes: 1024 * 1024 };
+
+/** True when a message's text (and its tool calls' arguments) is larger than `max` UTF-8 bytes. */
+function messageTooLarge(message: { content?: unknown; toolCalls?: readonly { arguments: string }[] }, max: number): boolean {
+  const parts = [typeof message.content === 'string' ? message.content : JSON.stringify(message.content ?? ''), ...(message.toolCalls ?? []).map((c) => c.arguments)];
+  let total = 0;
+  for (const p of parts) total += p.length <= max / 3 ? p.length * 3 : Buffer.byteLength(p, 'utf8');
+  if (total <= max) return false;
+  return parts.reduce((n, p) => n + Buffer.byteLength(p, 'utf8'), 0) > max;
+}
 
 function addUsage(total: TokenUsage, usage: TokenUsage | undefined): void {
   if (!usage) return;
@@ -96,6 +112,7 @@ function checkLimits(limits: RolloutLimits | undefined): Required<RolloutLimits>
 export async function rollout(options: RolloutOptions): Promise<Trajectory> {
   const { environment, task, agent, user } = options;
   const limits = checkLimits(options.limits);
+  const timings = options.timings === true;
   const rolloutIndex = options.rollout ?? 0;
   const isTransfer = options.isTransferTool ?? ((name: string) => name.startsWith('transfer_to_human'));
   const started = performance.now();
@@ -120,6 +137,11 @@ export async function rollout(options: RolloutOptions): Promise<Trajectory> {
     } catch (error) {
       termination = signal.aborted ? 'max_wall_time' : 'user_error';
       metadata.error = error instanceof Error ? error.message : String(error);
+      return false;
+    }
+    if (messageTooLarge(reply, limits.maxMessageBytes)) {
+      termination = 'message_limit';
+      metadata.error = `the user's message was larger than ${limits.maxMessageBytes} bytes`;
       return false;
     }
     messages.push({ role: 'user', content: reply.content });
@@ -155,6 +177,11 @@ export async function rollout(options: RolloutOptions): Promise<Trajectory> {
           metadata.error = error instanceof Error ? error.message : String(error);
           break;
         }
+        if (messageTooLarge(reply, limits.maxMessageBytes)) {
+          termination = 'message_limit';
+          metadata.error = `the agent's message was larger than ${limits.maxMessageBytes} bytes`;
+          break;
+        }
         messages.push(reply);
         addUsage(usage, reply.usage);
         if (usage.totalTokens > limits.maxTokens) {
@@ -173,9 +200,9 @@ export async function rollout(options: RolloutOptions): Promise<Trajectory> {
             termination = 'max_tool_calls';
             break;
           }
-          const t0 = performance.now();
+          const t0 = timings ? performance.now() : 0;
           const result = await session.step(call);
-          steps.push({ messageIndex, call, result, durationMs: performance.now() - t0 });
+          steps.push({ messageIndex, call, result, durationMs: timings ? performance.now() - t0 : 0 });
           const toolMessage: ToolMessage = { role: 'tool', toolCallId: call.id, content: observationText(result) };
           if (!result.ok) toolMessage.isError = true;
           messages.push(toolMessage);
@@ -210,7 +237,7 @@ export async function rollout(options: RolloutOptions): Promise<Trajectory> {
     reward: stateMatch && outputsOk ? 1 : 0,
     rewardInfo: { stateMatch, outputs },
     usage,
-    durationMs: performance.now() - started,
+    durationMs: timings ? performance.now() - started : 0,
     injectedUserErrors: injected,
     metadata,
   };
