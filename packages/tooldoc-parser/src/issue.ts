@@ -6,6 +6,7 @@ import { formatLocation } from '@autoforge/core';
  * warnings (reported beside a value in `Result.warnings`).
  *
  * - `E_READ` the file could not be read.
+ * - `E_ENCODING` the file is not valid UTF-8 (located at the first bad byte).
  * - `E_TOO_LARGE` the input is larger than `maxBytes`.
  * - `E_EMPTY_DOCUMENT` the input is empty, blank, or a YAML document without content.
  * - `E_SYNTAX` the JSON, JSON Lines or YAML text does not parse.
@@ -16,6 +17,8 @@ import { formatLocation } from '@autoforge/core';
  * - `E_UNSUPPORTED_VERSION` a known format in a version this parser does not read (Swagger 2.0).
  * - `E_INVALID_TOOL` a tool entry is not an object or lacks a required member.
  * - `E_EMPTY_NAME` a tool's name is empty.
+ * - `E_INVALID_NAME` a tool's name has characters not every tool-calling API accepts (the rule
+ *   is `^[A-Za-z0-9_.-]{1,64}$`: letters, digits, `_`, `.`, `-`).
  * - `E_DUPLICATE_TOOL` two tools (or two definitions within one sample) share a name.
  * - `E_INVALID_SCHEMA` a parameter or output schema is not valid JSON Schema.
  * - `E_REF_NOT_FOUND` a local `$ref` points nowhere.
@@ -28,11 +31,14 @@ import { formatLocation } from '@autoforge/core';
  * - `W_SKIPPED_TOOL` a non-function tool (an OpenAI built-in such as `web_search`) was skipped.
  * - `W_RENAMED` a generated tool name or a parameter name collided and was renamed.
  * - `W_UNDECLARED_PARAMETER` an OpenAPI path template variable has no parameter; it was added as a string.
+ * - `W_LONG_NAME` a tool's name is longer than the 64 characters some APIs accept.
+ * - `W_DUPLICATE_KEY` an object of the JSON text has the same key twice (the last one is kept).
  * - `W_PATTERN_REWRITTEN` a `pattern` that only compiles as a legacy (non-`u`) regular expression
  *   was rewritten to an equivalent one that Ajv (which uses the `u` flag) compiles.
  */
 export type ToolDocIssueCode =
   | 'E_READ'
+  | 'E_ENCODING'
   | 'E_TOO_LARGE'
   | 'E_EMPTY_DOCUMENT'
   | 'E_SYNTAX'
@@ -43,6 +49,7 @@ export type ToolDocIssueCode =
   | 'E_UNSUPPORTED_VERSION'
   | 'E_INVALID_TOOL'
   | 'E_EMPTY_NAME'
+  | 'E_INVALID_NAME'
   | 'E_DUPLICATE_TOOL'
   | 'E_INVALID_SCHEMA'
   | 'E_REF_NOT_FOUND'
@@ -55,7 +62,9 @@ export type ToolDocIssueCode =
   | 'W_SKIPPED_TOOL'
   | 'W_RENAMED'
   | 'W_UNDECLARED_PARAMETER'
-  | 'W_PATTERN_REWRITTEN';
+  | 'W_PATTERN_REWRITTEN'
+  | 'W_DUPLICATE_KEY'
+  | 'W_LONG_NAME';
 
 /**
  * One problem found in a tool document. `message` is complete on its own and says where:

@@ -380,3 +380,42 @@ describe('formatIssue', () => {
     expect(formatIssue({ code: 'E_X', message: 'bad', file: 'f.yaml', line: 3, column: 1, pointer: '/a' })).toBe('f.yaml:3:1 /a: bad [E_X]');
   });
 });
+
+describe('input hygiene: encoding, duplicate keys, tool names', () => {
+  const tool = (name: string) => ({ type: 'function', function: { name, description: 'd', parameters: { type: 'object', properties: {} } } });
+
+  it('refuses a file that is not valid UTF-8, located at the first bad byte', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tooldoc-utf8-'));
+    const path = join(dir, 'bad.json');
+    const good = Buffer.from(`[\n  ${JSON.stringify(tool('ok_tool'))},\n  {"x": "`, 'utf8');
+    writeFileSync(path, Buffer.concat([good, Buffer.from([0xc3, 0x28]), Buffer.from('"}\n]', 'utf8')]));
+    const r = await parseToolDocFile(path);
+    expect(r.ok).toBe(false);
+    const issue = (r as { issues: ToolDocIssue[] }).issues[0] as ToolDocIssue;
+    expect(issue).toMatchObject({ code: 'E_ENCODING', line: 3, file: path });
+    expect(issue.message).toMatch(/not valid UTF-8/);
+  });
+
+  it('warns, located, about a key repeated in one object (the last one is kept)', () => {
+    const text = `[{"type":"function","function":{"name":"a_tool","description":"first","description":"second","parameters":{"type":"object"}}}]`;
+    const r = parseToolDoc(text);
+    expect(r.ok).toBe(true);
+    const warnings = (r as { warnings?: ToolDocIssue[] }).warnings ?? [];
+    expect(warnings).toEqual([expect.objectContaining({ code: 'W_DUPLICATE_KEY', line: 1 })]);
+    expect((r as { value: ToolDoc }).value.tools[0]?.description).toBe('second');
+  });
+
+  it('refuses tool names no tool-calling API accepts, showing them escaped', () => {
+    for (const name of ['bad\u001b[31mname', 'two words', 'slash/name', 'line\nbreak', 'nul\u0000x']) {
+      const r = parseToolDoc(JSON.stringify([tool(name)]));
+      expect(r.ok, name).toBe(false);
+      const issue = (r as { issues: ToolDocIssue[] }).issues.find((i) => i.code === 'E_INVALID_NAME') as ToolDocIssue;
+      expect(issue.pointer).toBe('/0/function/name');
+      expect([...issue.message].some((ch) => ch.charCodeAt(0) < 0x20)).toBe(false);
+    }
+    expect(parseToolDoc(JSON.stringify([tool('math.add-2_x')])).ok).toBe(true);
+    const long = parseToolDoc(JSON.stringify([tool('a'.repeat(65))]));
+    expect(long.ok).toBe(true);
+    expect((long as { warnings?: ToolDocIssue[] }).warnings?.map((w) => w.code)).toEqual(['W_LONG_NAME']);
+  });
+});

@@ -264,13 +264,49 @@ export async function parseToolDocFile(path: string | URL, options: ParseToolDoc
     const info = await stat(path);
     if (info.isDirectory()) return fail('E_READ', 'cannot read the file: it is a directory');
     if (info.size > s.maxBytes) return fail('E_TOO_LARGE', `the file has ${info.size} bytes, more than maxBytes (${s.maxBytes})`);
-    text = await readFile(path, 'utf8');
+    const bytes = await readFile(path);
+    const decoded = decodeUtf8(bytes);
+    if (typeof decoded !== 'string') {
+      return err(finishIssue({ code: 'E_ENCODING', pointer: '', detail: `the file is not valid UTF-8: byte ${decoded.byte} (0x${decoded.value.toString(16).padStart(2, '0')}) starts no character`, line: decoded.line, column: decoded.column }, file, () => undefined));
+    }
+    text = decoded;
   } catch (cause) {
     const code = (cause as { code?: unknown }).code;
     const message = cause instanceof Error ? cause.message : String(cause);
     return fail('E_READ', `cannot read the file${typeof code === 'string' ? ` (${code})` : ''}: ${message}`);
   }
   return parseToolDoc(text, { ...options, file });
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** The text of UTF-8 bytes, or where the first invalid sequence starts (1-based line and column). */
+function decodeUtf8(bytes: Uint8Array): string | { byte: number; value: number; line: number; column: number } {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    let i = 0;
+    let line = 1;
+    let column = 1;
+    while (i < bytes.length) {
+      const b = bytes[i] as number;
+      const n = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+      let ok = n > 0 && i + n <= bytes.length;
+      for (let k = 1; ok && k < n; k++) ok = ((bytes[i + k] as number) & 0xc0) === 0x80;
+      if (ok && n > 1) {
+        // Overlong forms, surrogates and code points past U+10FFFF are invalid too.
+        const c1 = bytes[i + 1] as number;
+        if ((b === 0xe0 && c1 < 0xa0) || (b === 0xed && c1 >= 0xa0) || (b === 0xf0 && c1 < 0x90) || (b === 0xf4 && c1 >= 0x90)) ok = false;
+      }
+      if (!ok) return { byte: i, value: b, line, column };
+      if (b === 0x0a) {
+        line += 1;
+        column = 1;
+      } else column += 1;
+      i += n;
+    }
+    return { byte: bytes.length, value: 0, line, column };
+  }
 }
 
 function fileURLToPathSafe(url: URL): string {

@@ -543,7 +543,8 @@ export function readOpenApi(value: unknown, ctx: ReadContext): ReadOutput {
   for (const operation of operations) {
     let name = operation.name;
     if (name === undefined) {
-      const base = sanitizeName(`${operation.method}_${operation.path}`) || operation.method;
+      // At most 64 characters in all (the tool-name rule), room left for a `_<n>` suffix.
+      const base = sanitizeName(`${operation.method}_${operation.path}`).slice(0, 60).replace(/_$/, '') || operation.method;
       name = base;
       for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
       if (name !== base) issues.add('W_RENAMED', operation.pointer, `the generated tool name "${base}" is taken; this operation is "${name}"`);

@@ -161,6 +161,37 @@ function jsonSyntaxError(text: string, cause: unknown): { offset: number; detail
   return { offset, detail: `invalid JSON: ${message}${atEnd(offset) ? ' (the text ends early: truncated?)' : ''}` };
 }
 
+/**
+ * Keys repeated within one object of valid JSON text (at most `max`), with the offset of the
+ * repetition, read in one pass (JSON.parse keeps the last silently).
+ */
+export function duplicateKeys(text: string, max: number): { key: string; offset: number }[] {
+  const found: { key: string; offset: number }[] = [];
+  const stack: { keys: Set<string> | undefined; wantKey: boolean }[] = [];
+  for (let i = 0; i < text.length && found.length < max; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      let end = i + 1;
+      while (end < text.length && text.charCodeAt(end) !== 34) end += text.charCodeAt(end) === 92 ? 2 : 1;
+      const top = stack[stack.length - 1];
+      if (top?.keys !== undefined && top.wantKey) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (top.keys.has(key)) found.push({ key, offset: i });
+        else top.keys.add(key);
+        top.wantKey = false;
+      }
+      i = end;
+    } else if (c === 123) stack.push({ keys: new Set(), wantKey: true });
+    else if (c === 91) stack.push({ keys: undefined, wantKey: false });
+    else if (c === 125 || c === 93) stack.pop();
+    else if (c === 44) {
+      const top = stack[stack.length - 1];
+      if (top?.keys !== undefined) top.wantKey = true;
+    }
+  }
+  return found;
+}
+
 function parseJson(text: string, lines: LineIndex, issues: IssueList): ParsedText | undefined {
   try {
     const value: unknown = JSON.parse(text);
@@ -175,6 +206,9 @@ function parseJson(text: string, lines: LineIndex, issues: IssueList): ParsedTex
       const offset = depthOffset(text, maxDepth, 0);
       return offset === undefined ? undefined : lines.position(offset);
     };
+    for (const dup of duplicateKeys(text, 20)) {
+      issues.add('W_DUPLICATE_KEY', '', `the key ${JSON.stringify(dup.key)} appears twice in one object; the last one is kept`, lines.position(dup.offset));
+    }
     return { value, syntax: 'json', locate, locateDepth };
   } catch (cause) {
     const jsonl = parseJsonLines(text, lines, issues);

@@ -61,6 +61,12 @@ export function hintsFromToolType(type: unknown): ToolHints | undefined {
   }
 }
 
+/**
+ * What every tool-calling API accepts as a function name: OpenAI's rule `^[A-Za-z0-9_.-]{1,64}$`
+ * (with `.`, as some allow). The characters are required; a name over 64 is a warning.
+ */
+export const TOOL_NAME_CHARACTERS = /^[A-Za-z0-9_.-]+$/;
+
 /** Checks a tool name (`holder[key]`): a non-empty string. Reports and returns `undefined` otherwise. */
 export function checkName(name: unknown, pointer: string, issues: IssueList, key = 'name'): string | undefined {
   if (name === undefined) {
@@ -75,6 +81,13 @@ export function checkName(name: unknown, pointer: string, issues: IssueList, key
     issues.add('E_EMPTY_NAME', `${pointer}/${key}`, `the tool name ("${key}") is empty`);
     return undefined;
   }
+  if (!TOOL_NAME_CHARACTERS.test(name)) {
+    // JSON.stringify escapes control characters: the name is shown, never replayed to a terminal.
+    issues.add('E_INVALID_NAME', `${pointer}/${key}`, `the tool name ${JSON.stringify(name)} is not one every tool-calling API accepts: use letters, digits, "_", "." and "-"`);
+    return undefined;
+  }
+  // Longer names exist in published benchmarks; they load, with a warning.
+  if (name.length > 64) issues.add('W_LONG_NAME', `${pointer}/${key}`, `the tool name "${name}" has ${name.length} characters; some tool-calling APIs accept at most 64`);
   return name;
 }
 
