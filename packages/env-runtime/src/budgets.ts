@@ -58,33 +58,53 @@ export function jsonTextDepth(text: string, max: number): number {
   return deepest;
 }
 
+// Size and nesting height of committed records (frozen, so they never change), measured once.
+const SIZES = new WeakMap<object, { size: number; height: number }>();
+
 /**
- * About the size of a value's JSON text, in characters, walked without recursion; `undefined`
- * when the value nests deeper than `maxDepth`.
+ * About the size of a value's JSON text, in characters; `undefined` when the value nests deeper
+ * than `maxDepth`. A frozen record is measured once and remembered.
  */
 export function jsonSize(value: JsonValue | undefined, maxDepth: number): number | undefined {
   if (value === undefined) return 0;
-  let size = 0;
-  const stack: [JsonValue, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop() as [JsonValue, number];
-    if (v === null) size += 4;
-    else if (typeof v === 'string') size += v.length + 2;
-    else if (typeof v === 'number') size += 8;
-    else if (typeof v === 'boolean') size += 5;
-    else {
-      if (d + 1 > maxDepth) return undefined;
-      if (Array.isArray(v)) {
-        size += 2 + v.length;
-        for (const x of v) stack.push([x, d + 1]);
-      } else {
-        for (const k in v) {
-          size += k.length + 4;
-          stack.push([(v as Record<string, JsonValue>)[k] as JsonValue, d + 1]);
-        }
-        size += 2;
-      }
+  if (typeof value !== 'object' || value === null) return scalarSize(value);
+  const known = SIZES.get(value);
+  if (known !== undefined) return known.height > maxDepth ? undefined : known.size;
+  height = 0;
+  const size = walkSize(value, 1, maxDepth);
+  if (size < 0) return undefined;
+  if (Object.isFrozen(value)) SIZES.set(value, { size, height });
+  return size;
+}
+
+function scalarSize(v: string | number | boolean | null): number {
+  return v === null ? 4 : typeof v === 'string' ? v.length + 2 : typeof v === 'number' ? 8 : 5;
+}
+
+// The deepest level the current walk reached (set by walkSize; no allocation per node).
+let height = 0;
+
+/** Size of an array or object at `depth` (1 for the top), or -1 past `maxDepth`. */
+function walkSize(v: JsonValue, depth: number, maxDepth: number): number {
+  if (depth > maxDepth) return -1;
+  if (depth > height) height = depth;
+  let size = 2;
+  if (Array.isArray(v)) {
+    size += v.length;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i] as JsonValue;
+      const n = typeof x === 'object' && x !== null ? walkSize(x, depth + 1, maxDepth) : scalarSize(x);
+      if (n < 0) return -1;
+      size += n;
     }
+    return size;
+  }
+  const rec = v as Record<string, JsonValue>;
+  for (const k in rec) {
+    const x = rec[k] as JsonValue;
+    const n = typeof x === 'object' && x !== null ? walkSize(x, depth + 1, maxDepth) : scalarSize(x);
+    if (n < 0) return -1;
+    size += k.length + 4 + n;
   }
   return size;
 }

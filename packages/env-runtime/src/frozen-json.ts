@@ -236,6 +236,49 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
  * pointer of the first offending place and why, or `undefined` when it is JSON.
  */
 export function findNonJson(value: unknown, path = '', seen: Set<object> = new Set()): string | undefined {
+  // The common case, checked without building a single path: the value is JSON.
+  if (path === '' && isJsonFast(value, 0)) return undefined;
+  return describeNonJson(value, path, seen);
+}
+
+// Deeper than this the fast check gives up and the described walk decides (it also finds cycles).
+const FAST_DEPTH = 200;
+
+/** True when `value` is certainly JSON (no path strings built); false when unsure or not. */
+function isJsonFast(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+      return wellFormed(value);
+    case 'number':
+      return Number.isFinite(value);
+    case 'boolean':
+      return true;
+    case 'object': {
+      if (value === null || FROZEN.has(value)) return true;
+      if (depth > FAST_DEPTH) return false;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          const item: unknown = value[i];
+          if (item === undefined || !isJsonFast(item, depth + 1)) return false;
+        }
+        return true;
+      }
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return false;
+      const rec = value as Record<string, unknown>;
+      for (const key in rec) {
+        if (!Object.prototype.hasOwnProperty.call(rec, key)) continue;
+        const item = rec[key];
+        if (item !== undefined && !isJsonFast(item, depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+function describeNonJson(value: unknown, path: string, seen: Set<object>): string | undefined {
   switch (typeof value) {
     case 'string':
       return LONE_SURROGATE.test(value) ? `lone surrogate in a string at ${path || '/'}` : undefined;
@@ -252,7 +295,7 @@ export function findNonJson(value: unknown, path = '', seen: Set<object> = new S
           for (let i = 0; i < value.length; i++) {
             const item: unknown = value[i];
             if (item === undefined) return `undefined at ${path}/${i}`;
-            const bad = findNonJson(item, `${path}/${i}`, seen);
+            const bad = describeNonJson(item, `${path}/${i}`, seen);
             if (bad !== undefined) return bad;
           }
           return undefined;
@@ -263,7 +306,7 @@ export function findNonJson(value: unknown, path = '', seen: Set<object> = new S
         for (const key of Object.keys(rec)) {
           const item = rec[key];
           if (item === undefined) continue;
-          const bad = findNonJson(item, `${path}/${pointerToken(key)}`, seen);
+          const bad = describeNonJson(item, `${path}/${pointerToken(key)}`, seen);
           if (bad !== undefined) return bad;
         }
         return undefined;
