@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The README's test command ends here: build, lint and type-check every package (turbo),
-// run every vitest project once from the root config, then print the totals on one line
-// (`N passed, N failed`) so that CI's record shows how many tests ran.
+// run every vitest project once from the root config and the Python package's unittest suite,
+// then print the totals on one line (`N passed, N failed`) so that CI's record shows how many
+// tests ran.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
@@ -50,5 +51,40 @@ if (existsSync(resultsFile)) {
 } else {
   failed = 1;
 }
+
+// The Python package's unittest suite (python/autoforge-client), with the interpreter that has
+// torch when there is one (Debian's python3-torch installs for /usr/bin/python3): its totals join
+// the line below. `-v` prints one line per test; the summary line gives the counts.
+const pythonTests = join(root, 'python', 'autoforge-client', 'tests');
+let pythonCode = 0;
+const interpreters = ['/usr/bin/python3', 'python3'].filter((p) => spawnSync(p, ['-c', 'import sys; sys.exit(sys.version_info < (3, 9))']).status === 0);
+const withTorch = interpreters.find((p) => spawnSync(p, ['-c', 'import torch']).status === 0);
+const python = withTorch ?? interpreters[0];
+if (python !== undefined && existsSync(pythonTests)) {
+  console.log(`\n$ ${python} -B -m unittest discover -s ${pythonTests} -v`);
+  const r = spawnSync(python, ['-B', '-m', 'unittest', 'discover', '-s', pythonTests, '-v'], {
+    cwd: root,
+    env: { ...env, PYTHONDONTWRITEBYTECODE: '1' },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  process.stdout.write(output);
+  pythonCode = r.status ?? 1;
+  const ran = /^Ran (\d+) tests?/m.exec(output);
+  const verdict = /^(OK|FAILED)(?: \((.*)\))?$/m.exec(output);
+  const count = (name) => Number(new RegExp(`${name}=(\\d+)`).exec(verdict?.[2] ?? '')?.[1] ?? 0);
+  if (ran === null || verdict === null) {
+    failed += 1;
+  } else {
+    const bad = count('failures') + count('errors');
+    passed += Number(ran[1]) - bad - count('skipped') - count('expected failures');
+    failed += bad + count('unexpected successes');
+  }
+  if (withTorch === undefined) console.log('python: torch is not installed: the ERPO torch tests were skipped');
+} else {
+  console.log('\npython: no python3 >= 3.9: the Python package tests did not run');
+}
+
 console.log(`\n${passed} passed, ${failed} failed`);
-process.exit(vitestCode !== 0 || failed > 0 ? vitestCode || 1 : 0);
+process.exit(vitestCode !== 0 || failed > 0 || pythonCode !== 0 ? vitestCode || pythonCode || 1 : 0);

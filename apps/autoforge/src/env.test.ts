@@ -110,6 +110,23 @@ describe('autoforge env call', () => {
     expect(JSON.parse(stdout)).toEqual(orders['#W2378156']);
   });
 
+  it('exits 2, not "internal error", for a spec whose source does not compile or throws at the top level, and escapes control characters', async () => {
+    const spec = JSON.parse(readFileSync(join(out, 'retail-call.json'), 'utf8')) as EnvironmentSpec;
+    const withSource = (source: string): EnvironmentSpec => ({
+      ...spec,
+      tools: [...spec.tools.slice(1), { ...(spec.tools[0] as EnvironmentSpec['tools'][number]), implementation: { kind: 'js', source } }],
+    });
+    for (const [name, source] of [['no-compile', 'function run( {'], ['throws', 'throw new Error("top \u001b[31m level"); function run() { return 1; }']] as const) {
+      const file = join(out, `${name}.json`);
+      writeFileSync(file, JSON.stringify(withSource(source)));
+      const r = await autoforge('env', 'call', file, 'get_order_details', '{"order_id":"#W2378156"}');
+      expect(r.code, name).toBe(2);
+      expect(r.stderr).not.toMatch(/internal error/);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(r.stderr.includes('\u001b')).toBe(false);
+    }
+  });
+
   it('reports agent-style mistakes (unknown tool, invalid or unparsable arguments) with exit code 2', async () => {
     const target = join(out, 'retail-call.json');
     const unknown = await autoforge('env', 'call', target, 'no_such_tool', '{}');

@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runAutoforge } from './test-support.js';
 
 const run = promisify(execFile);
 const EXAMPLES = join(import.meta.dirname, '..', 'examples');
@@ -20,4 +23,15 @@ describe('examples/custom-pipeline.mjs (the README’s composition example)', ()
     const again = await run(process.execPath, [join(EXAMPLES, 'custom-pipeline.mjs')], { cwd: join(import.meta.dirname, '..') });
     expect(again.stdout).toBe(stdout);
   }, 60_000);
+
+  it('writes the same tasks.jsonl as `autoforge synth` for the same document and seed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'autoforge-example-'));
+    const doc = join(EXAMPLES, 'hotel.mcp.json');
+    await run(process.execPath, [join(EXAMPLES, 'custom-pipeline.mjs'), doc, join(dir, 'example-tasks.jsonl')], { cwd: join(import.meta.dirname, '..') });
+    const cli = await runAutoforge(['synth', doc, '--seed', '1', '--tasks', '12', '--out', join(dir, 'run'), '--no-progress']);
+    expect(cli.code).toBe(0);
+    const fromCli = readFileSync(join(dir, 'run', 'tasks.jsonl'), 'utf8');
+    expect(fromCli.trim().split('\n')).toHaveLength(12);
+    expect(readFileSync(join(dir, 'example-tasks.jsonl'), 'utf8')).toBe(fromCli);
+  }, 120_000);
 });

@@ -3,12 +3,9 @@ export { processIo } from './io.js';
 export { runCli, VERSION } from './program.js';
 export type { CliErrorCode } from './errors.js';
 export { CliError, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_VERIFY_FAILED } from './errors.js';
-export type { EnvironmentServer, EnvironmentServerOptions, ServeCatalog } from './serve/server.js';
-export { createEnvironmentServer } from './serve/server.js';
-export { loadRunDirectory } from './serve/run-directory.js';
-export type { CloseReason, ManagedSession, SessionRegistryOptions } from './serve/sessions.js';
-export { SessionRegistry } from './serve/sessions.js';
-export type { ApiProblem, ServeErrorCode } from './serve/serve-error.js';
-export { ServeError } from './serve/serve-error.js';
+// The environment server lives in @autoforge/env-server; re-exported for existing importers.
+export type { ApiProblem, CloseReason, EnvironmentServer, EnvironmentServerOptions, ManagedSession, ServeCatalog, ServeErrorCode, SessionRegistryOptions } from '@autoforge/env-server';
+export { createEnvironmentServer, loadRunDirectory, ServeError, SessionRegistry } from '@autoforge/env-server';
+export { loadServeCatalog } from './commands/serve.js';
 export type { WriteReportOptions } from './report/write-report.js';
 export { writeReport } from './report/write-report.js';

@@ -84,6 +84,7 @@ function buildProgram(io: CliIo): Command {
     .option('--db <path>', 'sample database: a JSON/TOML file, or a directory of <collection>.json files')
     .option('--seed <n>', 'seed of every random choice', '0')
     .option('--tasks <n>', 'how many tasks to compile', '50')
+    .option('--policy <file>', "the environment's policy (the agent's system prompt), written to the run directory as policy.md (default: a policy.md or wiki.md beside the tool doc)")
     .option('--workers <n>', 'worker threads compiling blueprints (0: the main thread; default: one per core, up to 4)')
     .option('--llm', 'let an LLM rewrite each intent with minimum information, kept only if every fact and criterion survives (OPENAI_BASE_URL, AUTOFORGE_MODEL)')
     .option('--cache <dir>', 'with --llm: on-disk response cache', '.autoforge-cache/llm')
@@ -101,7 +102,7 @@ function buildProgram(io: CliIo): Command {
     });
   program
     .command('serve')
-    .description('serve a run directory over HTTP for trainers in any language (sessions, steps, state digest, reward; OpenAPI at /openapi.json)')
+    .description('serve a run directory over HTTP for trainers in any language (sessions with a simulated user, steps, reward, trajectory, verdict; OpenEnv /reset /step /mcp; OpenAPI at /openapi.json)')
     .argument('<run-dir>', 'a run directory written by `autoforge synth`')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port (0: any free port)', '8080')
@@ -111,6 +112,10 @@ function buildProgram(io: CliIo): Command {
     .option('--call-timeout-ms <ms>', 'longest wait for one step (504 beyond)', '10000')
     .option('--episode-timeout-ms <ms>', 'close an episode older than this', '3600000')
     .option('--log', 'log every request (JSON lines on stdout)')
+    .option('--protocol <protocol>', 'routes to mount: native (/sessions), openenv (/reset, /step, /state, /schema, /metadata, /mcp) or both', 'both')
+    .option('--user <kind>', 'simulated user of OpenEnv episodes whose /reset names none: scripted or llm (AUTOFORGE_MODEL)', 'scripted')
+    .option('--user-error-rate <p>', 'with --user scripted: probability that an episode carries one injected user error', '0')
+    .option('--error-kinds <list>', 'kinds the scripted user may inject (comma-separated: wrong_fact,contradiction,early_stop,invented_requirement)')
     .action(async (dir: string, options: ServeCommandOptions) => {
       await serveCommand(dir, options, io);
     });
@@ -251,6 +256,9 @@ function buildProgram(io: CliIo): Command {
   return program;
 }
 
+/** Error codes of the packages that mean a bug or misuse of an API, not bad input. */
+const INTERNAL_CODES = new Set(['E_INTERNAL', 'E_CLOSED', 'E_REENTRANT', 'E_FOREIGN_SNAPSHOT', 'E_INVALID_OPTIONS']);
+
 /**
  * Runs the CLI with arguments (without `node` and the script) and returns the exit code:
  * 0 success, 2 bad input or usage (a located message on stderr, no stack trace), 1 internal error.
@@ -276,6 +284,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return EXIT_BAD_INPUT;
     }
     const message = error instanceof Error ? error.message : String(error);
+    // A package's own error about what it was given (a spec whose source does not compile, a
+    // task without gold calls) is bad input: exit 2 with its located message.
+    if (isAutoForgeError(error) && !INTERNAL_CODES.has(error.code)) {
+      io.stderr(`autoforge: ${message} [${error.code}]\n`);
+      return EXIT_BAD_INPUT;
+    }
     const code = isAutoForgeError(error) ? ` [${error.code}]` : '';
     io.stderr(`autoforge: internal error${code}: ${message}\n`);
     if (io.env.AUTOFORGE_DEBUG && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);

@@ -1,11 +1,12 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Task } from '@autoforge/core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Trajectory } from '@autoforge/core';
 import { BENCHMARKS, CLI, runAutoforge } from './test-support.js';
 
 const exec = promisify(execFile);
@@ -35,8 +36,8 @@ afterEach(() => {
 });
 
 /** Starts `autoforge serve` and resolves once it printed its URL. */
-function startServe(args: string[], env: Record<string, string> = {}): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, 'serve', run, '--port', '0', ...args], { env: { ...process.env, ...env } });
+function startServe(args: string[], env: Record<string, string> = {}, dir = run): Promise<Served> {
+  const child = spawn(process.execPath, [CLI, 'serve', dir, '--port', '0', ...args], { env: { ...process.env, ...env } });
   children.push(child);
   let out = '';
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -62,6 +63,8 @@ async function api(url: string, method: string, path: string, token: string, bod
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
+const python = spawnSync('python3', ['--version']).status === 0;
+
 describe('autoforge serve', () => {
   it('prints its URL, replays every gold episode of a synthesized run to reward 1 over HTTP, and exits 0 on SIGTERM', async () => {
     const served = await startServe([], { AUTOFORGE_SERVE_TOKEN: 'tok-123' });
@@ -86,7 +89,6 @@ describe('autoforge serve', () => {
     expect(served.output()).toContain('autoforge serve: stopped (SIGTERM)');
   });
 
-  const python = spawnSync('python3', ['--version']).status === 0;
   it.skipIf(!python)('the Python example client (standard library only) replays tasks to reward 1', async () => {
     const served = await startServe(['--token', 'py-tok']);
     const client = join(import.meta.dirname, '..', 'examples', 'python', 'serve_client.py');
@@ -96,6 +98,63 @@ describe('autoforge serve', () => {
     served.child.kill('SIGINT');
     expect(await served.exit).toBe(0);
   });
+
+  it('synth picks up the policy beside the tool doc (tau-bench wiki.md) and serve hands it out', async () => {
+    const policy = readFileSync(join(run, 'policy.md'), 'utf8');
+    expect(policy).toBe(readFileSync(join(BENCHMARKS, 'tau-bench/retail/wiki.md'), 'utf8'));
+    const served = await startServe([]);
+    const opened = await api(served.url, 'POST', '/sessions', '', { taskId: tasks[0]!.id });
+    expect(opened.body.policy).toBe(policy);
+    served.child.kill('SIGTERM');
+    await served.exit;
+  });
+
+  it.skipIf(!python)(
+    'from Python, 20 full episodes through the OpenEnv routes (expert agent, scripted user with injected errors) get a reward, a verdict and an OpenAI trajectory, and the rewards match autoforge rollout on the same tasks and seeds',
+    async () => {
+      const lib = join(root, 'library');
+      const policyFile = join(root, 'library-policy.md');
+      writeFileSync(policyFile, 'Lend only to members in good standing.\n');
+      const doc = join(import.meta.dirname, '..', 'examples', 'library.tools.json');
+      const synth = await runAutoforge(['synth', doc, '--out', lib, '--tasks', '20', '--seed', '1', '--policy', policyFile, '--no-progress']);
+      expect(synth.code, synth.stderr).toBe(0);
+      expect(readFileSync(join(lib, 'policy.md'), 'utf8')).toBe('Lend only to members in good standing.\n');
+      const rolled = await runAutoforge(['rollout', lib, '--agent', 'oracle', '--user', 'scripted', '--user-error-rate', '0.5', '--seed', '7', '--no-progress']);
+      expect(rolled.code, rolled.stderr).toBe(0);
+      const expected = readFileSync(join(lib, 'trajectories.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Trajectory);
+      expect(expected).toHaveLength(20);
+
+      const served = await startServe(['--protocol', 'openenv'], {}, lib);
+      const reset = await api(served.url, 'POST', '/reset', '', { task_id: expected[0]!.taskId, seed: 1 });
+      expect(reset.body.observation).toMatchObject({ messages: [{ role: 'system', content: 'Lend only to members in good standing.\n' }, { role: 'user' }] });
+      const script = join(import.meta.dirname, '..', '..', '..', 'python', 'autoforge-client', 'examples', 'openenv_episodes.py');
+      const { stdout } = await exec('python3', ['-B', script, '--url', served.url, '--episodes', join(lib, 'trajectories.jsonl'), '--error-rate', '0.5'], { timeout: 120_000 });
+      const episodes = stdout.trim().split('\n').map((l) => JSON.parse(l) as {
+        task_id: string; seed: number; reward: number; done: boolean; verdict: { mask: number; userError: boolean }; messages: number; roles: string[];
+        same_as_steps: boolean; injected: string[];
+      });
+      expect(episodes).toHaveLength(20);
+      for (const [i, episode] of episodes.entries()) {
+        const rollout = expected[i]!;
+        expect([episode.task_id, episode.seed]).toEqual([rollout.taskId, rollout.seed]);
+        expect(episode.done).toBe(true);
+        expect(episode.reward, episode.task_id).toBe(rollout.reward);
+        expect(episode.injected).toEqual(rollout.injectedUserErrors.map((e) => e.kind));
+        // The same conversation as the rollout's, plus the policy as its first message.
+        expect(episode.messages).toBe(rollout.messages.length + 1);
+        expect(episode.same_as_steps).toBe(true);
+        expect([0, 1]).toContain(episode.verdict.mask);
+        expect(episode.roles).toContain('assistant');
+      }
+      const injected = episodes.filter((e) => e.injected.length > 0);
+      expect(injected.length).toBeGreaterThan(0);
+      expect(episodes.filter((e) => e.verdict.mask === 0).length).toBeGreaterThan(0);
+      expect(new Set(episodes.map((e) => e.reward))).toEqual(new Set([0, 1]));
+      served.child.kill('SIGTERM');
+      expect(await served.exit).toBe(0);
+    },
+    180_000,
+  );
 
   it('exits 2 with a located message for a bad run directory or option', async () => {
     const missing = await runAutoforge(['serve', join(root, 'nothing')]);

@@ -65,6 +65,12 @@ describe('autoforge synth + verify', () => {
     writeFileSync(join(out, 'tasks.jsonl'), `${tasks}{"id":"torn`);
     expect((await retail(out, '3')).code).toBe(0);
     expect(read(out, 'tasks.jsonl')).toBe(tasks);
+    // A crash while the last round's blueprint lines were written: a torn line; that round is redone.
+    const full = read(out, 'blueprints.jsonl');
+    writeFileSync(join(out, 'blueprints.jsonl'), full.slice(0, full.length - 40));
+    expect((await retail(out, '3')).code).toBe(0);
+    expect(read(out, 'tasks.jsonl')).toBe(tasks);
+    expect(read(out, 'blueprints.jsonl')).toBe(full);
     const other = await retail(out, '4');
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/another configuration/);
@@ -81,7 +87,45 @@ describe('autoforge synth + verify', () => {
     const { code, stdout, stderr } = await autoforge('verify', out);
     expect(code).toBe(3);
     expect(stdout).toBe(`verified ${lines.length - 1}/${lines.length}\n`);
-    expect(stderr).toContain(first.id);
+    expect(stderr).toContain(`${first.id}: unsolved:replay`);
+  });
+
+  it('prints an honest summary: shapes, coverage of released tasks and every reason a blueprint gave no task', async () => {
+    const out = join(root, 'summary');
+    const { code, stdout } = await retail(out, '2');
+    expect(code).toBe(0);
+    const lines = read(out, 'blueprints.jsonl').trim().split('\n').map((l) => JSON.parse(l) as { status: string });
+    const reasons = new Map<string, number>();
+    for (const { status } of lines) if (status !== 'accepted') reasons.set(status.replace(/^rejected:/, ''), (reasons.get(status.replace(/^rejected:/, '')) ?? 0) + 1);
+    const printed = /^not released: (.*)$/m.exec(stdout)?.[1] ?? '';
+    for (const [reason, n] of reasons) expect(printed).toContain(`${reason} ${n}`);
+    expect(stdout).toMatch(/^distinct gold-call shapes: \d+ \(\d+%\)$/m);
+    expect(stdout).toMatch(/^coverage of released tasks: tools [\d.]+% \(\d+\/\d+\), edges [\d.]+% \(\d+\/\d+\)$/m);
+  });
+
+  it('exits 2 when no task can be released, and says why', async () => {
+    const doc = join(root, 'nothing.json');
+    writeFileSync(doc, JSON.stringify([{ type: 'function', function: { name: 'reset_quote', description: 'Reset the quote.', parameters: { type: 'object', properties: {} } } }]));
+    const { code, stdout, stderr } = await autoforge('synth', doc, '--out', join(root, 'nothing'), '--tasks', '3', '--no-progress');
+    expect(code).toBe(2);
+    expect(stdout).toMatch(/^tasks: 0\/3 /m);
+    expect(stdout).toMatch(/coverage of released tasks: tools 0\.0%/);
+    expect(stderr).toMatch(/no task could be released from .*nothing\.json \(0 blueprints tried\); the dependency graph gives no walk .*reset_quote \(stand-in/);
+  });
+
+  it('verify says which check of the release gate failed, per task', async () => {
+    const out = join(root, 'gate');
+    await retail(out);
+    const lines = read(out, 'tasks.jsonl').trim().split('\n');
+    const first = JSON.parse(lines[0]!) as { id: string; userFacts: unknown[] };
+    first.userFacts = [];
+    lines[0] = JSON.stringify(first);
+    writeFileSync(join(out, 'tasks.jsonl'), `${lines.join('\n')}\n`);
+    const { code, stdout, stderr } = await autoforge('verify', out);
+    expect(code).toBe(3);
+    expect(stdout).toBe(`verified ${lines.length - 1}/${lines.length}\n`);
+    expect(stderr).toContain(`${first.id}: unsolved:dialogue`);
+    expect(stderr).not.toContain('unsolved:replay');
   });
 
   it('verify exits 2 on a directory that is not a run directory', async () => {

@@ -5,6 +5,7 @@ import { createAceBenchAgentAdapter } from './acebench-agent-adapter.js';
 import { createTauBenchAdapter } from './tau-bench-adapter.js';
 import { createVitaBenchAdapter } from './vitabench-adapter.js';
 import { createTau2BenchAdapter } from './tau2-bench-adapter.js';
+import { createTau2TelecomAdapter } from './tau2-telecom-adapter.js';
 
 /** A benchmark domain this package ports. */
 export interface BenchmarkInfo {
@@ -20,6 +21,7 @@ export const BENCHMARKS: readonly BenchmarkInfo[] = [
   { name: 'tau-bench/airline', description: 'tau-bench airline: 14 tools, flights/reservations/users DB, test tasks' },
   { name: 'tau2-bench/airline', description: 'tau2-bench airline: 14 tools, 50 tasks (base/train/test), DB + COMMUNICATE rewards' },
   { name: 'tau2-bench/retail', description: 'tau2-bench retail: 16 tools, 114 tasks (base/train/test), DB + NL_ASSERTION rewards (LLM judge)' },
+  { name: 'tau2-bench/telecom', description: 'tau2-bench telecom: 13 agent tools + 30 user (phone) tools, dual control, 114 tasks (base/train/test), ENV_ASSERTION + ACTION rewards' },
   { name: 'acebench/agent', description: 'ACEBench agent: 5 stateful API classes, 22 functions, 50 samples (multi_step/multi_turn), end-to-end + process accuracy' },
   { name: 'vitabench/delivery', description: 'VitaBench delivery: 20 tools, 100 tasks each with its own environment, rubric reward (LLM judge)' },
   { name: 'vitabench/instore', description: 'VitaBench in-store: 24 tools, 100 tasks each with its own environment, rubric reward (LLM judge)' },
@@ -49,6 +51,12 @@ export function createBenchAdapter(name: string, options: CreateBenchAdapterOpti
     case 'tau2-bench/retail':
       return createTau2BenchAdapter({
         domain: name === 'tau2-bench/airline' ? 'airline' : 'retail',
+        dataDir: options.dataDir,
+        ...(options.judge ? { judge: options.judge } : {}),
+        ...(options.nlAssertions ? { nlAssertions: options.nlAssertions } : {}),
+      });
+    case 'tau2-bench/telecom':
+      return createTau2TelecomAdapter({
         dataDir: options.dataDir,
         ...(options.judge ? { judge: options.judge } : {}),
         ...(options.nlAssertions ? { nlAssertions: options.nlAssertions } : {}),

@@ -22,6 +22,11 @@ export interface RunBenchmarkOptions {
   limits?: RolloutLimits;
   /** Trials run at the same time. Default 1. */
   concurrency?: number;
+  /**
+   * The environment's tools that are the user's own (dual control, e.g. a `Tau2TelecomAdapter`'s
+   * `userTools`): passed to `rollout`. Default none (every tool is the agent's).
+   */
+  userTools?: readonly string[];
   /** Called with each finished, evaluated trial (in completion order). */
   onTrial?: (trial: BenchTrial) => void | Promise<void>;
 }
@@ -77,6 +82,7 @@ export async function runBenchmark(adapter: BenchAdapter, options: RunBenchmarkO
         rollout: trial,
         seed: trial,
         ...(options.limits ? { limits: options.limits } : {}),
+        ...(options.userTools ? { userTools: options.userTools } : {}),
       });
       const evaluation = await adapter.evaluate(trajectory, task);
       trajectory.reward = evaluation.reward;

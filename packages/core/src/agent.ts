@@ -1,6 +1,7 @@
 import type { JsonObject } from './json.js';
-import type { AssistantMessage, Message } from './message.js';
+import type { AssistantMessage, Message, ToolCall } from './message.js';
 import type { ToolSpec } from './tool.js';
+import type { ToolStep } from './trajectory.js';
 
 /** What an agent sees at each turn. */
 export interface AgentContext {
@@ -24,6 +25,13 @@ export interface Agent {
 export interface UserContext {
   /** The conversation so far, from the user's point of view. */
   messages: readonly Message[];
+  /**
+   * The user's own tools, when the episode gives the user an environment of their own (tau2's
+   * dual control: the customer's phone). Absent otherwise.
+   */
+  tools?: readonly ToolSpec[];
+  /** The user's own tool calls so far, with their results, in order (present with `tools`). */
+  steps?: readonly ToolStep[];
   signal?: AbortSignal;
 }
 
@@ -31,6 +39,12 @@ export interface UserContext {
 export interface UserReply {
   content: string;
   stop: boolean;
+  /**
+   * Calls on the user's own tools (`UserContext.tools`). When there are any, `content` and `stop`
+   * are not used: the rollout runs the calls, records them in `Trajectory.userSteps`, and asks the
+   * user again (the same `start` or `reply`) with the results in `UserContext.steps`.
+   */
+  toolCalls?: ToolCall[];
   /** Anything to record in the trajectory's metadata (e.g. injected errors). */
   metadata?: JsonObject;
 }

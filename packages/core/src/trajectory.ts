@@ -45,6 +45,12 @@ export interface Trajectory {
   seed: number;
   messages: Message[];
   steps: ToolStep[];
+  /**
+   * The user's calls on their own tools (dual control), in order; each step's `messageIndex` is
+   * the index the user's next message takes (the calls came before it). Absent when the user made
+   * none.
+   */
+  userSteps?: ToolStep[];
   termination: TerminationReason;
   /** Digest of the final environment state. */
   finalDigest: string;

@@ -5,7 +5,7 @@ import type { ArgSource, Blueprint, BlueprintNode, ReasoningNode, ReasoningParam
 import { difficulty } from './difficulty.js';
 import { DagBlueprintError } from './error.js';
 import type { IntentAnswer } from './intent.js';
-import { intentMentions, writeIntent } from './intent.js';
+import { realizeIntent } from './intent.js';
 import { readPath } from './path.js';
 import { scalarLeaves } from './reasoning.js';
 import { reasoningChoices } from './reasoning-choices.js';
@@ -81,7 +81,7 @@ const reject = (reason: RejectionReason, message: string, depth: number, pointer
  * to the latest choice (restoring a session snapshot) and tries the next alternative, within
  * `choices` alternatives per choice point and `maxCalls` calls in all.
  *
- * Returns the task with its intent (templated offline, see {@link writeIntent}), user facts, gold
+ * Returns the task with its intent (realized offline, see {@link realizeIntent}), user facts, gold
  * calls in execution order (abandoned branches removed), initial and expected final digests, and
  * required outputs for a read-only goal (the answer) or a conditional write (the compared value).
  *
@@ -545,13 +545,17 @@ class Compilation {
     const requiredOutputs = answer ? [answer.text] : [];
     const answerRef = answer?.ok ? answer.ref : undefined;
 
-    const intent = writeIntent({
+    const { text: intent, mentions } = realizeIntent({
       blueprint,
       order: this.order,
       userFacts,
       resolved: this.resolved,
       ...(answerRef ? { answer: answerRef } : {}),
       pure: new Set(this.environment.tools.filter((t) => (t as EffectfulTool).effects?.length === 0).map((t) => t.name)),
+      rng: this.rng.fork('intent'),
+      state: this.environment.spec.seedState,
+      tools: this.environment.tools,
+      chosen: this.views,
     });
     const metrics = difficulty(blueprint);
     const reasoning: JsonObject = {};
@@ -574,7 +578,7 @@ class Compilation {
         difficulty: { ...metrics },
         goldCallCount: this.goldCalls.length,
         reasoning,
-        mentions: intentMentions(userFacts, this.resolved),
+        mentions,
         ...(Object.keys(branches).length > 0 ? { branches } : {}),
         attempt: this.attempt,
         ...(answerRef ? { answer: { node: answerRef.node, path: answerRef.path } } : {}),

@@ -58,6 +58,12 @@ export interface RandomWalkOptions {
   steerBoost?: number;
   /** Walk attempts before giving up with fewer than `count` walks. Default: `20 * count + 100`. */
   maxAttempts?: number;
+  /**
+   * Tools and edges earlier work already covers (the tasks accepted so far): under `steer:
+   * 'uncovered'` they count as visited from the first walk on, so walks go first where nothing
+   * has been yet. Steps that are not in the graph are ignored. Default: nothing covered.
+   */
+  covered?: { tools?: readonly string[]; edges?: readonly { from: string; to: string }[] };
 }
 
 interface OutEdge {
@@ -194,8 +200,12 @@ export function randomWalks(graph: DependencyGraph, options: RandomWalkOptions):
     );
   };
   const writes = new Set(graph.filterNodes((node, attributes) => attributes.access === 'write' && !context(node)));
-  const seenNodes = new Set<string>();
+  const seenNodes = new Set<string>((options.covered?.tools ?? []).filter((t) => graph.hasNode(t)));
   const seenEdges = new Set<string>();
+  for (const { from, to } of options.covered?.edges ?? []) {
+    const key = graph.hasNode(from) && graph.hasNode(to) ? graph.edge(from, to) : undefined;
+    if (key !== undefined) seenEdges.add(key);
+  }
   const steering = o.steer === 'uncovered';
   const boost = o.steerBoost;
 

@@ -98,6 +98,22 @@ describe('randomWalks on tau-bench retail', () => {
     }
   });
 
+  it('with covered, goes first to the tools and edges not covered yet', () => {
+    let fresh = 0;
+    let freshUnsteered = 0;
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const earlier = randomWalks(graph, { seed: 100 + seed, count: 4, minLength: 2, maxLength: 4 });
+      const covered = { tools: earlier.flatMap((w) => w.tools), edges: earlier.flatMap((w) => w.edges) };
+      const seen = new Set(covered.edges.map((e) => `${e.from}>${e.to}`));
+      const newEdges = (walks: ToolSequence[]): number => new Set(walks.flatMap((w) => w.edges.map((e) => `${e.from}>${e.to}`)).filter((k) => !seen.has(k))).size;
+      const options = { seed, count: 4, minLength: 2, maxLength: 4 };
+      fresh += newEdges(randomWalks(graph, { ...options, covered }));
+      freshUnsteered += newEdges(randomWalks(graph, options));
+    }
+    expect(fresh).toBeGreaterThan(freshUnsteered);
+    expect(randomWalks(graph, { seed: 1, count: 3, covered: { tools: ['not_a_tool'], edges: [{ from: 'x', to: 'y' }] } })).toEqual(randomWalks(graph, { seed: 1, count: 3 }));
+  });
+
   it('differs between seeds', () => {
     expect(randomWalks(graph, { seed: 1, count: 5 })).not.toEqual(randomWalks(graph, { seed: 2, count: 5 }));
   });

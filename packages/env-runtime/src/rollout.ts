@@ -8,7 +8,9 @@ import type {
   Task,
   TerminationReason,
   TokenUsage,
+  ToolCall,
   ToolMessage,
+  ToolResult,
   ToolStep,
   Trajectory,
   UserReply,
@@ -52,6 +54,14 @@ export interface RolloutOptions {
    * so that the same inputs and seed give byte-identical trajectories.
    */
   timings?: boolean;
+  /**
+   * Names of `environment`'s tools that are the user's own (tau2's dual control: the customer's
+   * phone). The agent neither sees them nor may call them (an `unknown_tool` observation); the
+   * user gets them in `UserContext.tools`, and a `UserReply`'s `toolCalls` may call only them.
+   * Both sides' calls run on the same session and count towards `limits.maxToolCalls`.
+   * Default none: every tool is the agent's.
+   */
+  userTools?: readonly string[];
 }
 
 const DEFAULT_LIMITS = { maxTurns: 30, maxToolCalls: 100, maxTokens: Number.POSITIVE_INFINITY, maxWallTimeMs: Number.POSITIVE_INFINITY, maxMessageBytes: 1024 * 1024 };
@@ -127,22 +137,48 @@ export async function rollout(options: RolloutOptions): Promise<Trajectory> {
   const steps: ToolStep[] = [];
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   const injected: InjectedUserError[] = [];
+  const userToolNames = new Set(options.userTools ?? []);
+  const dual = userToolNames.size > 0;
+  const agentTools = dual ? environment.tools.filter((t) => !userToolNames.has(t.name)) : environment.tools;
+  const userToolSpecs = environment.tools.filter((t) => userToolNames.has(t.name));
+  const userSteps: ToolStep[] = [];
+  // A call on the other side's tool is answered as the session answers a tool it does not have.
+  const refuse = (call: ToolCall): ToolResult => ({ ok: false, error: { code: 'unknown_tool', message: `unknown tool "${call.name}"` } });
   const metadata: JsonObject = { agent: agent.name, user: user.name };
   let termination: TerminationReason | undefined;
 
   const userTurn = async (first: boolean): Promise<boolean> => {
     let reply: UserReply;
-    try {
-      reply = first ? await user.start({ messages, signal }) : await user.reply({ messages, signal });
-    } catch (error) {
-      termination = signal.aborted ? 'max_wall_time' : 'user_error';
-      metadata.error = error instanceof Error ? error.message : String(error);
-      return false;
-    }
-    if (messageTooLarge(reply, limits.maxMessageBytes)) {
-      termination = 'message_limit';
-      metadata.error = `the user's message was larger than ${limits.maxMessageBytes} bytes`;
-      return false;
+    for (;;) {
+      const context = dual ? { messages, signal, tools: userToolSpecs, steps: userSteps } : { messages, signal };
+      try {
+        reply = first ? await user.start(context) : await user.reply(context);
+      } catch (error) {
+        termination = signal.aborted ? 'max_wall_time' : 'user_error';
+        metadata.error = error instanceof Error ? error.message : String(error);
+        return false;
+      }
+      if (messageTooLarge(reply, limits.maxMessageBytes)) {
+        termination = 'message_limit';
+        metadata.error = `the user's message was larger than ${limits.maxMessageBytes} bytes`;
+        return false;
+      }
+      const userCalls = reply.toolCalls ?? [];
+      if (userCalls.length === 0) break;
+      // The user acts on their own tools, then is asked again with the results.
+      for (const call of userCalls) {
+        if (steps.length + userSteps.length >= limits.maxToolCalls) {
+          termination = 'max_tool_calls';
+          return false;
+        }
+        const t0 = timings ? performance.now() : 0;
+        const result = userToolNames.has(call.name) ? await session.step(call) : refuse(call);
+        userSteps.push({ messageIndex: messages.length, call, result, durationMs: timings ? performance.now() - t0 : 0 });
+      }
+      if (signal.aborted) {
+        termination = 'max_wall_time';
+        return false;
+      }
     }
     messages.push({ role: 'user', content: reply.content });
     const errors = reply.metadata?.injectedUserErrors;
@@ -171,7 +207,7 @@ export async function rollout(options: RolloutOptions): Promise<Trajectory> {
         turns += 1;
         let reply: AssistantMessage;
         try {
-          reply = await agent.act({ messages, tools: environment.tools, ...(task.policy ? { policy: task.policy } : {}), signal });
+          reply = await agent.act({ messages, tools: agentTools, ...(task.policy ? { policy: task.policy } : {}), signal });
         } catch (error) {
           termination = signal.aborted ? 'max_wall_time' : 'agent_error';
           metadata.error = error instanceof Error ? error.message : String(error);
@@ -196,12 +232,12 @@ export async function rollout(options: RolloutOptions): Promise<Trajectory> {
         const messageIndex = messages.length - 1;
         let transferred = false;
         for (const call of calls) {
-          if (steps.length >= limits.maxToolCalls) {
+          if (steps.length + userSteps.length >= limits.maxToolCalls) {
             termination = 'max_tool_calls';
             break;
           }
           const t0 = timings ? performance.now() : 0;
-          const result = await session.step(call);
+          const result = dual && userToolNames.has(call.name) ? refuse(call) : await session.step(call);
           steps.push({ messageIndex, call, result, durationMs: timings ? performance.now() - t0 : 0 });
           const toolMessage: ToolMessage = { role: 'tool', toolCallId: call.id, content: observationText(result) };
           if (!result.ok) toolMessage.isError = true;
@@ -232,6 +268,7 @@ export async function rollout(options: RolloutOptions): Promise<Trajectory> {
     seed: options.seed ?? 0,
     messages,
     steps,
+    ...(userSteps.length > 0 ? { userSteps } : {}),
     termination: termination ?? 'agent_finish',
     finalDigest,
     reward: stateMatch && outputsOk ? 1 : 0,

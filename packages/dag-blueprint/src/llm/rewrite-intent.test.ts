@@ -3,7 +3,7 @@ import type { Task } from '@autoforge/core';
 import { createOpenAIChatModel } from '@autoforge/llm';
 import type { RecordedRequest, ScriptedChatServer, ScriptStep } from '@autoforge/llm/testing';
 import { createScriptedChatServer } from '@autoforge/llm/testing';
-import { REWRITE_SYSTEM_PROMPT, requiredMentions, rewriteIntent } from './rewrite-intent.js';
+import { checkRewrite, REWRITE_SYSTEM_PROMPT, requiredMentions, rewriteIntent } from './rewrite-intent.js';
 
 const task: Task = {
   id: 'retail/bp-1/abc',
@@ -55,6 +55,22 @@ describe('rewriteIntent (through the openai SDK and the scripted server)', () =>
     const r = await rewriteIntent(asking, { model });
     expect(r.rewritten).toBe(false);
     expect(r.missing).toEqual(['(answer given away: 312.5)']);
+  });
+
+  it('keeps the template when the rewrite shows JSON or a tool name, and says why', async () => {
+    const json = await modelWith([JSON.stringify({ intent: 'You are ana@example.com: cancel {"status": "pending"} because it is no longer needed.' })]);
+    expect((await rewriteIntent(task, { model: json })).missing).toEqual(['(JSON fragment: {)']);
+    await server?.close();
+    const named = await modelWith([JSON.stringify({ intent: 'You are ana@example.com; call void_open_invoice on the pending one, as it is no longer needed.' })]);
+    const r = await rewriteIntent(task, { model: named, toolNames: ['void_open_invoice', 'fetch_invoice_details'] });
+    expect(r).toEqual({ intent: task.intent, rewritten: false, missing: ['(tool name: void_open_invoice)'] });
+  });
+
+  it('checkRewrite: the same checks without a model (a kept value, a leaked answer, a tool name read as words)', () => {
+    expect(checkRewrite(task, 'Ana (ana@example.com) wants her pending order cancelled: no longer needed.')).toEqual([]);
+    const asking: Task = { ...task, requiredOutputs: ['42'], metadata: { mentions: ['ana@example.com'] } };
+    expect(checkRewrite(asking, 'You are ana@example.com and want to know the count, which is 42.')).toEqual(['(answer given away: 42)']);
+    expect(checkRewrite(asking, 'You are ana@example.com; use fetch invoice details to find the count.', ['fetch_invoice_details'])).toEqual(['(tool name: fetch_invoice_details)']);
   });
 
   it('keeps the template when the reply is not valid JSON after repairs', async () => {

@@ -1,4 +1,5 @@
 import type { JsonSchemaObject, Message, Task } from '@autoforge/core';
+import { splitWords } from '@autoforge/core';
 import type { ChatModel, CompleteJsonOptions } from '@autoforge/llm';
 import { completeJson } from '@autoforge/llm';
 import { mention } from '../intent.js';
@@ -9,6 +10,8 @@ export interface RewriteIntentOptions {
   model: ChatModel;
   /** Passed to `completeJson` (`temperature`, `maxRepairs`, `signal`, …). Default: `{ temperature: 0 }`. */
   completeOptions?: CompleteJsonOptions;
+  /** The environment's tool names: a rewrite that shows one (as written or as its words read) is not taken. Default: none. */
+  toolNames?: readonly string[];
 }
 
 /** What {@link rewriteIntent} did. */
@@ -17,7 +20,10 @@ export interface RewriteIntentResult {
   intent: string;
   /** Whether the model's text was taken. */
   rewritten: boolean;
-  /** Values the model's text left out (why it was not taken); empty when taken. */
+  /**
+   * Why the model's text was not taken (empty when taken): each value it left out, and
+   * `(answer given away: …)`, `(JSON fragment: …)`, `(tool name: …)` for what it must not say.
+   */
   missing: string[];
   /** Why the model's answer was not usable at all (invalid JSON after repairs), if so. */
   error?: string;
@@ -32,6 +38,8 @@ export const REWRITE_SYSTEM_PROMPT = [
   '(record ids that come from tools, prices, statuses it can read).',
   'Every value listed under "must_keep" must appear in your text exactly as written (same',
   'characters, no reformatting, no rounding). Do not add facts, steps or values that are not given.',
+  'Never name tools or functions, never list arguments, never write JSON, and never state the answer',
+  'the agent must find.',
   'Reply with JSON only: {"intent": "<the rewritten instructions>"}.',
 ].join(' ');
 
@@ -53,10 +61,11 @@ export function requiredMentions(task: Task): string[] {
 }
 
 /**
- * Asks a model to rewrite a compiled task's templated intent as natural instructions with
- * minimum information, and checks the answer: every user fact's value and every criterion's
- * value (see {@link requiredMentions}) must still appear verbatim. A rewrite that drops one, or
- * an answer that is not valid JSON after repairs, keeps the template — a task never loses a fact.
+ * Asks a model to rewrite a compiled task's offline intent as natural instructions with
+ * minimum information, and checks the answer with {@link checkRewrite}: every value the user must
+ * convey (see {@link requiredMentions}) must still appear verbatim, the answer must not be given
+ * away, and no JSON or tool name may show. A rewrite that fails, or an answer that is not valid
+ * JSON after repairs, keeps the offline intent — a task never loses a fact.
  *
  * @throws the model's transport errors (`LlmError` `E_HTTP`, `E_RETRIES_EXHAUSTED`, …).
  * @example
@@ -78,9 +87,31 @@ export async function rewriteIntent(task: Task, options: RewriteIntentOptions): 
   const result = await completeJson<{ intent: string }>(options.model, messages, SCHEMA, { temperature: 0, ...options.completeOptions });
   if (!result.ok) return { intent: task.intent, rewritten: false, missing: [], error: result.issues.map((i) => i.message).join('; ') };
   const text = result.value.intent.trim();
-  const missing = mustKeep.filter((m) => !text.includes(m));
-  // The answer of a read-only task is the agent's to find: a rewrite that gives it away is not taken.
-  const leaked = task.requiredOutputs.filter((o) => o.length >= 3 && text.includes(o) && !task.intent.includes(o));
-  if (missing.length > 0 || leaked.length > 0) return { intent: task.intent, rewritten: false, missing: [...missing, ...leaked.map((o) => `(answer given away: ${o})`)] };
+  const problems = checkRewrite(task, text, options.toolNames ?? []);
+  if (problems.length > 0) return { intent: task.intent, rewritten: false, missing: problems };
   return { intent: text, rewritten: true, missing: [] };
+}
+
+const escape = (s: string): string => s.replace(/[$()*+.?[\\\]^{|}]/g, '\\$&');
+const hasWord = (text: string, needle: string): boolean => new RegExp(`(?<![\\p{L}\\p{N}_])${escape(needle)}(?![\\p{L}\\p{N}_])`, 'iu').test(text);
+
+/**
+ * What is wrong with a rewritten intent, checked against the task (empty when it may be taken):
+ * every value of {@link requiredMentions} must still appear verbatim (each value the user must
+ * convey); the answer the agent must report (`requiredOutputs`) must not appear unless the
+ * offline intent states it too; no JSON fragment (`{`, `[`, `":`); and no tool name of
+ * `toolNames`, as written or as its words read (`label write`). A task that fails keeps its
+ * offline intent, so counting the results with `rewritten: false` counts the fallbacks.
+ */
+export function checkRewrite(task: Task, text: string, toolNames: readonly string[] = []): string[] {
+  const problems = requiredMentions(task).filter((m) => !text.includes(m));
+  for (const o of task.requiredOutputs) if (o.trim() !== '' && hasWord(text, o) && !hasWord(task.intent, o)) problems.push(`(answer given away: ${o})`);
+  const fragment = /[{}[\]]|":/.exec(text);
+  if (fragment) problems.push(`(JSON fragment: ${fragment[0]})`);
+  for (const name of toolNames) {
+    const words = splitWords(name);
+    const shown = (words.length > 1 && hasWord(text, name)) || (words.length > 1 && hasWord(text, words.join(' '))) ? name : undefined;
+    if (shown !== undefined && !hasWord(task.intent, words.join(' '))) problems.push(`(tool name: ${shown})`);
+  }
+  return problems;
 }

@@ -1,0 +1,205 @@
+import { performance } from 'node:perf_hooks';
+import type {
+  InjectedUserError,
+  JsonObject,
+  Message,
+  Task,
+  TerminationReason,
+  ToolCall,
+  ToolResult,
+  ToolStep,
+  Trajectory,
+  UserSimulator,
+} from '@autoforge/core';
+import type { Session } from '@autoforge/env-runtime';
+import { observationText, outputsPresent } from '@autoforge/env-runtime';
+
+/** A kind of simulated-user error (`InjectedUserError.kind`). */
+export type UserErrorKind = InjectedUserError['kind'];
+
+/** The simulated user a session carries, as `POST /sessions {user}` and `POST /reset {user}` give it. */
+export interface UserConfig {
+  /** `scripted` (deterministic, from the task's facts) or `llm` (needs the server's `userModel`). */
+  kind: 'scripted' | 'llm';
+  /** Probability that the episode carries one injected error (scripted user). Default 0. */
+  errorRate: number;
+  /** The kinds the scripted user may inject. Default: all four. */
+  errorKinds: readonly UserErrorKind[];
+  /** Seed of the user's choices (as `autoforge rollout`'s per-episode seed). Default 0. */
+  seed: number;
+}
+
+/** Limits of an episode; reaching one ends it (`done`) with the matching termination, as in `rollout`. */
+export interface EpisodeLimits {
+  /** Agent turns (a tool call or a message each). */
+  maxTurns: number;
+  /** Tool calls in all. */
+  maxToolCalls: number;
+}
+
+/** The limits of `rollout` (`@autoforge/env-runtime`), applied to every session with a simulated user. */
+export const ROLLOUT_LIMITS: EpisodeLimits = { maxTurns: 30, maxToolCalls: 100 };
+
+/**
+ * One episode as the server records it: the conversation in `rollout`'s order (system policy,
+ * user opening, agent messages and tool calls with their observations, user replies), the
+ * steps, the errors the user injected, and why it ended.
+ */
+export interface Episode {
+  /** Episodes started before this one on the same session (the trajectory's `rollout`). */
+  readonly index: number;
+  readonly messages: Message[];
+  readonly steps: ToolStep[];
+  readonly injected: InjectedUserError[];
+  readonly user: UserSimulator | undefined;
+  readonly userConfig: UserConfig | undefined;
+  readonly limits: EpisodeLimits | undefined;
+  readonly startedAt: number;
+  /** Agent turns so far. */
+  turns: number;
+  /** Set once the episode is over (`done`). */
+  termination: TerminationReason | undefined;
+}
+
+/** Options of `createEpisode`. */
+export interface CreateEpisodeOptions {
+  index?: number;
+  /** The system policy: the conversation's first message when given. */
+  policy?: string | null | undefined;
+  user?: UserSimulator | undefined;
+  userConfig?: UserConfig | undefined;
+  limits?: EpisodeLimits | undefined;
+}
+
+/** A new episode (its system message, when there is a policy, already recorded). */
+export function createEpisode(options: CreateEpisodeOptions = {}): Episode {
+  const messages: Message[] = [];
+  if (typeof options.policy === 'string' && options.policy !== '') messages.push({ role: 'system', content: options.policy });
+  return {
+    index: options.index ?? 0,
+    messages,
+    steps: [],
+    injected: [],
+    user: options.user,
+    userConfig: options.userConfig,
+    limits: options.limits,
+    startedAt: performance.now(),
+    turns: 0,
+    termination: undefined,
+  };
+}
+
+/** What a user turn returns to the client. */
+export interface UserTurn {
+  content: string;
+  stop: boolean;
+  /** The errors injected in this message (empty for a truthful one). */
+  injectedUserErrors: InjectedUserError[];
+}
+
+/**
+ * Asks the simulated user for its opening (`first`) or its reply to the conversation so far,
+ * records the message and any injected errors (with the message's index), and ends the
+ * episode on a stop. The user's own failures propagate (the route answers `user_failed`).
+ */
+export async function userTurn(episode: Episode, first: boolean): Promise<UserTurn> {
+  const user = episode.user as UserSimulator;
+  const context = { messages: episode.messages };
+  const reply = first ? await user.start(context) : await user.reply(context);
+  episode.messages.push({ role: 'user', content: reply.content });
+  const messageIndex = episode.messages.length - 1;
+  const injected: InjectedUserError[] = [];
+  const errors = reply.metadata?.injectedUserErrors;
+  if (Array.isArray(errors)) {
+    for (const e of errors as unknown as InjectedUserError[]) injected.push({ ...e, messageIndex });
+  }
+  episode.injected.push(...injected);
+  if (reply.stop) episode.termination = 'user_stop';
+  else checkLimits(episode);
+  return { content: reply.content, stop: reply.stop, injectedUserErrors: injected };
+}
+
+function checkLimits(episode: Episode): void {
+  const { limits } = episode;
+  if (limits === undefined || episode.termination !== undefined) return;
+  if (episode.turns >= limits.maxTurns) episode.termination = 'max_turns';
+  else if (episode.steps.length >= limits.maxToolCalls) episode.termination = 'max_tool_calls';
+}
+
+/** Tool names that hand the conversation to a human (`rollout`'s default). */
+export const isTransferTool = (name: string): boolean => name.startsWith('transfer_to_human');
+
+/**
+ * Records one agent tool call and its result as `rollout` does (an assistant message that makes
+ * the call, then the tool's observation); a successful transfer ends the episode.
+ */
+export function recordToolCall(episode: Episode, call: ToolCall, result: ToolResult, durationMs: number): void {
+  episode.turns += 1;
+  episode.messages.push({ role: 'assistant', content: null, toolCalls: [call] });
+  const messageIndex = episode.messages.length - 1;
+  episode.steps.push({ messageIndex, call, result, durationMs });
+  episode.messages.push(result.ok ? { role: 'tool', toolCallId: call.id, content: observationText(result) } : { role: 'tool', toolCallId: call.id, content: observationText(result), isError: true });
+  if (result.ok && isTransferTool(call.name)) episode.termination = 'agent_transfer';
+  else checkLimits(episode);
+}
+
+/**
+ * Records an agent message (text for the user) as one turn. With a simulated user the limits
+ * are checked after its reply (`userTurn`), as in `rollout`; without one, here.
+ */
+export function recordAgentMessage(episode: Episode, content: string): void {
+  episode.turns += 1;
+  episode.messages.push({ role: 'assistant', content });
+  if (episode.user === undefined) checkLimits(episode);
+}
+
+/** The reward of an episode so far and its components. */
+export interface EpisodeReward {
+  /** 1 iff the state matches and every required output was said (tau-bench's reward). */
+  reward: 0 | 1;
+  stateMatch: boolean;
+  /** Required output → said in some agent message. */
+  outputs: Record<string, boolean>;
+  digest: string;
+  expectedDigest: string;
+  /** The reward's parts as numbers: state (0/1) and the share of required outputs said (1 when none). */
+  components: { state: number; outputs: number };
+}
+
+/** The reward of the episode as `rollout` computes it at the end. */
+export function episodeReward(task: Task, session: Session, episode: Episode): EpisodeReward {
+  const digest = session.digest();
+  const stateMatch = digest === task.expectedFinalDigest;
+  const outputs = outputsPresent(task.requiredOutputs, episode.messages);
+  const said = Object.values(outputs);
+  const reward = stateMatch && said.every(Boolean) ? 1 : 0;
+  const share = said.length === 0 ? 1 : said.filter(Boolean).length / said.length;
+  return { reward, stateMatch, outputs, digest, expectedDigest: task.expectedFinalDigest, components: { state: stateMatch ? 1 : 0, outputs: share } };
+}
+
+/**
+ * The episode as a core `Trajectory` (what `autoforge rollout` writes and judges read). An
+ * episode still running ends `agent_finish` here (the agent stopped acting); `metadata.done`
+ * says whether the server had ended it.
+ */
+export function episodeTrajectory(task: Task, session: Session, episode: Episode, agentName = 'remote'): Trajectory {
+  const r = episodeReward(task, session, episode);
+  const metadata: JsonObject = { agent: agentName, user: episode.user?.name ?? 'remote', done: episode.termination !== undefined };
+  return {
+    id: `${task.id}#${episode.index}`,
+    envId: task.envId,
+    taskId: task.id,
+    rollout: episode.index,
+    seed: episode.userConfig?.seed ?? 0,
+    messages: episode.messages.map((m) => ({ ...m })),
+    steps: episode.steps.map((s) => ({ ...s })),
+    termination: episode.termination ?? 'agent_finish',
+    finalDigest: r.digest,
+    reward: r.reward,
+    rewardInfo: { stateMatch: r.stateMatch, outputs: r.outputs },
+    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    durationMs: performance.now() - episode.startedAt,
+    injectedUserErrors: episode.injected.map((e) => ({ ...e })),
+    metadata,
+  };
+}

@@ -1,0 +1,12 @@
+export type { EnvironmentServer, EnvironmentServerOptions, ServeCatalog, ServeProtocol } from './server.js';
+export { createEnvironmentServer } from './server.js';
+export type { CloseReason, ManagedSession, SessionRegistryOptions } from './sessions.js';
+export { SessionRegistry } from './sessions.js';
+export type { CreateEpisodeOptions, Episode, EpisodeLimits, EpisodeReward, UserConfig, UserErrorKind, UserTurn } from './episode.js';
+export { createEpisode, episodeReward, episodeTrajectory, ROLLOUT_LIMITS } from './episode.js';
+export { OPENENV_COMMIT, toolErrorType } from './openenv.js';
+export { findPolicy, loadRunDirectory, POLICY_FILE, POLICY_NAMES } from './run-directory.js';
+export { createBearerCheck } from './auth.js';
+export type { ApiProblem, ServeErrorCode } from './serve-error.js';
+export { ServeError, statusOf } from './serve-error.js';
+export { VERSION } from './version.js';

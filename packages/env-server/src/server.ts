@@ -1,0 +1,314 @@
+import type { Agent, JsonObject, Task, UserSimulator } from '@autoforge/core';
+import { isAutoForgeError } from '@autoforge/core';
+import type { CreateEnvironmentOptions, Environment, EnvironmentSpec, Session, Snapshot } from '@autoforge/env-runtime';
+import { createEnvironment } from '@autoforge/env-runtime';
+import type { Judge } from '@autoforge/judge';
+import { createLLMJudge, createRuleJudge } from '@autoforge/judge';
+import type { ChatModel } from '@autoforge/llm';
+import { toOpenAITools } from '@autoforge/llm';
+import { createLLMUser, createScriptedUser } from '@autoforge/user-sim';
+import { Ajv } from 'ajv';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import Fastify from 'fastify';
+import type { LoadedEnvironment, ServerContext } from './actions.js';
+import { SHARED_SCHEMAS } from './api-schemas.js';
+import { createBearerCheck } from './auth.js';
+import type { EpisodeLimits, UserConfig } from './episode.js';
+import { ROLLOUT_LIMITS } from './episode.js';
+import { registerOpenApi } from './openapi.js';
+import { registerOpenEnvRoutes } from './openenv.js';
+import { registerOpenEnvWebSocket } from './openenv-ws.js';
+import { registerEpisodeRoutes, registerRoutes, registerServerRoutes } from './routes.js';
+import type { ApiProblem } from './serve-error.js';
+import { ServeError, statusOf } from './serve-error.js';
+import { SessionRegistry } from './sessions.js';
+import { VERSION } from './version.js';
+
+/** What the server serves: environment specs and tasks (a run directory's `envs/` and `tasks.jsonl`). */
+export interface ServeCatalog {
+  specs: readonly EnvironmentSpec[];
+  tasks: readonly Task[];
+  /** The system policy of episodes whose task and spec have none (a run directory's `policy.md`). */
+  policy?: string | undefined;
+  /** The expert agent of a task (`GET /sessions/:id/expert`), e.g. the oracle of its blueprint. */
+  expertFor?: ((task: Task) => Agent | undefined) | undefined;
+}
+
+/** Which routes the server mounts: `native` (`/sessions/...`), `openenv` (`/reset`, `/step`, `/mcp`, ...), or `both`. */
+export type ServeProtocol = 'native' | 'openenv' | 'both';
+
+/** Options of `createEnvironmentServer`. */
+export interface EnvironmentServerOptions {
+  /** When set, every route but `/health` and `/openapi.json` needs `Authorization: Bearer <token>`. Default: none (no auth). */
+  token?: string | undefined;
+  /** Most sessions open at once (429 `session_cap` beyond). Default 1024. */
+  maxSessions?: number;
+  /** A session unused for this long is closed (409 `session_expired` afterwards). Default 300,000 (5 min). */
+  idleTimeoutMs?: number;
+  /**
+   * Longest wait for one step (504 `call_timeout`). Sandboxed tools are also interrupted by the
+   * sandbox after `min(callTimeoutMs, 1000)` ms (an ok: false `timeout` observation). Default 10,000.
+   */
+  callTimeoutMs?: number;
+  /** An episode (since open or the last reset) older than this is closed (409 `episode_timeout`). Default 3,600,000 (1 h). */
+  episodeTimeoutMs?: number;
+  /** Largest request body in bytes (413 beyond). Default 1 MiB. */
+  bodyLimitBytes?: number;
+  /** Options for `createEnvironment` (natives of native tools, sandbox limits). Default `{}`. */
+  environment?: CreateEnvironmentOptions;
+  /** Log requests with fastify's logger (pino, JSON lines on stdout). Default false. */
+  logger?: boolean;
+  /** The routes to mount. Default `'both'`. */
+  protocol?: ServeProtocol;
+  /** The model of `kind: 'llm'` simulated users. Default: none (such sessions answer 409 `no_model`). */
+  userModel?: ChatModel | undefined;
+  /** The model of `?judge=llm` verdicts. Default: none (409 `no_model`). */
+  judgeModel?: ChatModel | undefined;
+  /** The simulated user of OpenEnv episodes whose `/reset` names none. Default `{ kind: 'scripted', errorRate: 0, errorKinds: all }`. */
+  defaultUser?: Partial<Omit<UserConfig, 'seed'>>;
+  /** Limits of episodes with a simulated user (done when reached). Default `rollout`'s: 30 turns, 100 tool calls. */
+  limits?: Partial<EpisodeLimits>;
+  /** The version in `/health` and the OpenAPI document. Default: this package's. */
+  version?: string;
+}
+
+/** A running (or ready to listen) environment server. */
+export interface EnvironmentServer {
+  /** The fastify instance (`app.inject` for tests). */
+  readonly app: FastifyInstance;
+  /** The open sessions. */
+  readonly sessions: SessionRegistry;
+  /** Starts listening; resolves to the base URL (`http://127.0.0.1:8080`). Defaults: host 127.0.0.1, port 8080. */
+  listen(options?: { host?: string; port?: number }): Promise<string>;
+  /** Stops listening, closes every session and environment. */
+  close(): Promise<void>;
+}
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function positive(name: string, value: number | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new ServeError('invalid_options', `createEnvironmentServer: ${name} must be an integer in [1, ${max}], got ${String(value)}`);
+  }
+  return value;
+}
+
+/** Line and column (1-based) of a character offset. */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return `${line}:${offset - before.lastIndexOf('\n')}`;
+}
+
+function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const message = (e as Error).message;
+    const position = /position (\d+)/.exec(message);
+    const where = position ? `body:${lineColumn(text, Number(position[1]))}` : 'body';
+    throw new ServeError('bad_request', `${where}: the body is not valid JSON: ${message}`, { where });
+  }
+}
+
+function validationProblem(error: FastifyError): ApiProblem {
+  const first = error.validation?.[0];
+  const part = error.validationContext === 'querystring' ? 'query' : (error.validationContext ?? 'body');
+  if (first === undefined) return { code: 'bad_request', message: `serve: /${part}: ${error.message}`, location: `/${part}` };
+  const params = first.params as { missingProperty?: string; additionalProperty?: string };
+  const extra = params.missingProperty ?? params.additionalProperty;
+  const location = `/${part}${first.instancePath}${extra !== undefined ? `/${extra}` : ''}`;
+  const detail = params.additionalProperty !== undefined ? `unknown property "${params.additionalProperty}"` : first.message ?? 'invalid';
+  return { code: 'bad_request', message: `serve: ${location}: ${detail}`, location };
+}
+
+function problemOf(error: unknown): ApiProblem {
+  if (error instanceof ServeError) return error.toProblem();
+  if (isAutoForgeError(error) && error.code === 'E_CLOSED') return { code: 'session_closed', message: 'serve: the session was closed during the call' };
+  const fastifyError = error as Partial<FastifyError>;
+  if (Array.isArray(fastifyError.validation)) return validationProblem(error as FastifyError);
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { code: 'payload_too_large', message: `serve: ${fastifyError.message ?? 'the body is too large'}` };
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return { code: 'unsupported_media_type', message: 'serve: send JSON bodies with Content-Type: application/json' };
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { code: 'bad_request', message: `serve: ${fastifyError.message ?? 'bad request'}` };
+  }
+  return { code: 'internal', message: 'serve: internal error (see the server log)' };
+}
+
+const PUBLIC_ROUTES = new Set(['/health', '/openapi.json']);
+
+/**
+ * Creates the HTTP environment server (fastify) for a catalog of environment specs and tasks:
+ * sessions per task or environment, with a simulated user when asked (its opening, its
+ * replies, injected errors), steps, `done`, state digests, rewards with their components,
+ * trajectories (AutoForge or OpenAI format), judge verdicts with the MEU mask, the expert's
+ * next action, resets; the OpenEnv protocol beside them (`/reset`, `/step`, `/state`,
+ * `/schema`, `/metadata`, `/mcp`); a session cap, idle reaping, per-call and per-episode
+ * time-outs, optional bearer-token auth, JSON errors with codes, and its OpenAPI 3.1 document
+ * at `/openapi.json`. Loads every environment (sandboxes included) before resolving. Throws
+ * `ServeError` `invalid_options` for bad options or a task whose environment is missing.
+ */
+export async function createEnvironmentServer(catalog: ServeCatalog, options: EnvironmentServerOptions = {}): Promise<EnvironmentServer> {
+  const maxSessions = positive('maxSessions', options.maxSessions, 1024, 1_000_000);
+  const idleTimeoutMs = positive('idleTimeoutMs', options.idleTimeoutMs, 300_000, MAX_TIMER_MS);
+  const callTimeoutMs = positive('callTimeoutMs', options.callTimeoutMs, 10_000, MAX_TIMER_MS);
+  const episodeTimeoutMs = positive('episodeTimeoutMs', options.episodeTimeoutMs, 3_600_000, MAX_TIMER_MS);
+  const bodyLimit = positive('bodyLimitBytes', options.bodyLimitBytes, 1024 * 1024, 2 ** 30);
+  const protocol = options.protocol ?? 'both';
+  if (!['native', 'openenv', 'both'].includes(protocol)) {
+    throw new ServeError('invalid_options', `createEnvironmentServer: protocol must be native, openenv or both, got ${String(protocol)}`);
+  }
+  const limits: EpisodeLimits = {
+    maxTurns: positive('limits.maxTurns', options.limits?.maxTurns, ROLLOUT_LIMITS.maxTurns, 1_000_000),
+    maxToolCalls: positive('limits.maxToolCalls', options.limits?.maxToolCalls, ROLLOUT_LIMITS.maxToolCalls, 1_000_000),
+  };
+  const version = options.version ?? VERSION;
+  if (options.token !== undefined && options.token.trim() === '') {
+    throw new ServeError('invalid_options', 'createEnvironmentServer: token must not be empty (omit it to turn auth off)');
+  }
+  const taskMap = new Map<string, Task>();
+  const specIds = new Set(catalog.specs.map((s) => s.id));
+  for (const task of catalog.tasks) {
+    if (!specIds.has(task.envId)) throw new ServeError('invalid_options', `createEnvironmentServer: task ${task.id}: unknown environment ${task.envId}`);
+    if (taskMap.has(task.id)) throw new ServeError('invalid_options', `createEnvironmentServer: task ${task.id} appears twice`);
+    taskMap.set(task.id, task);
+  }
+
+  const envs = new Map<string, LoadedEnvironment>();
+  try {
+    for (const spec of catalog.specs) {
+      if (envs.has(spec.id)) throw new ServeError('invalid_options', `createEnvironmentServer: environment ${spec.id} appears twice`);
+      const environment = await createEnvironment(spec, {
+        validateSeed: false,
+        ...options.environment,
+        timeoutMs: Math.min(options.environment?.timeoutMs ?? 1000, callTimeoutMs),
+      });
+      envs.set(spec.id, {
+        environment,
+        spec,
+        tools: toOpenAITools(environment.tools),
+        taskCount: catalog.tasks.filter((t) => t.envId === spec.id).length,
+      });
+    }
+  } catch (error) {
+    for (const loaded of envs.values()) loaded.environment.close();
+    throw error;
+  }
+
+  // A task's initial state is loaded once: later sessions start from a snapshot of it (O(1)).
+  const initialSnapshots = new Map<string, Snapshot>();
+  const startSession = (environment: Environment, task: Task | undefined): Session => {
+    if (task?.initialState === undefined) return environment.createSession();
+    const snapshot = initialSnapshots.get(task.id);
+    if (snapshot !== undefined) return environment.createSession({ initialState: snapshot });
+    const session = environment.createSession({ initialState: task.initialState as JsonObject });
+    initialSnapshots.set(task.id, session.snapshot());
+    return session;
+  };
+
+  const sessions = new SessionRegistry({ maxSessions, idleTimeoutMs, episodeTimeoutMs });
+  const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false });
+  const queryAjv = new Ajv({ allErrors: false, coerceTypes: true, useDefaults: true, removeAdditional: false, strict: false });
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit, return503OnClosing: true });
+  // Bodies are checked as sent (no type coercion); only query strings are coerced ("10" → 10).
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'querystring' ? queryAjv : ajv).compile(schema));
+  // JSON only: other media types (fastify parses text/plain by default) answer 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request: FastifyRequest, body: string | Buffer, done) => {
+    try {
+      done(null, parseJsonBody(body.toString()));
+    } catch (e) {
+      done(e as Error, undefined);
+    }
+  });
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+
+  app.setErrorHandler((error, request, reply) => {
+    const problem = problemOf(error);
+    if (problem.code === 'internal') request.log.error(error);
+    if (problem.code === 'unauthorized') void reply.header('www-authenticate', 'Bearer');
+    if (problem.code === 'session_cap') void reply.header('retry-after', '1');
+    void reply.code(statusOf(problem.code)).send({ error: problem });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send({ error: { code: 'not_found', message: `serve: no route ${request.method} ${request.url.split('?')[0]}` } });
+  });
+
+  if (options.token !== undefined) {
+    const check = createBearerCheck(options.token);
+    app.addHook('onRequest', async (request) => {
+      if (PUBLIC_ROUTES.has(request.routeOptions.url ?? '')) return;
+      if (!check(request.headers.authorization)) {
+        throw new ServeError('unauthorized', 'serve: this server needs "Authorization: Bearer <token>" (the token given to autoforge serve)');
+      }
+    });
+  }
+
+  const { userModel, judgeModel } = options;
+  const createUser = (task: Task, config: UserConfig): UserSimulator => {
+    if (config.kind === 'scripted') return createScriptedUser(task, { seed: config.seed, errorRate: config.errorRate, errorKinds: config.errorKinds });
+    if (userModel === undefined) throw new ServeError('no_model', 'serve: an llm user needs a model (autoforge serve --user-model, or createEnvironmentServer({ userModel }))', { where: '/body/user/kind' });
+    return createLLMUser(task, { model: userModel, seed: config.seed });
+  };
+  const ruleJudge = createRuleJudge();
+  let llmJudge: Judge | undefined;
+  const judge = (kind: 'rule' | 'llm'): Judge => {
+    if (kind === 'rule') return ruleJudge;
+    if (judgeModel === undefined) throw new ServeError('no_model', 'serve: ?judge=llm needs a model (autoforge serve --judge-model, or createEnvironmentServer({ judgeModel }))', { where: '/query/judge' });
+    return (llmJudge ??= createLLMJudge({ model: judgeModel }));
+  };
+  await registerOpenApi(app, { version, auth: options.token !== undefined });
+  const context: ServerContext = {
+    envs,
+    tasks: taskMap,
+    taskList: [...catalog.tasks],
+    sessions,
+    callTimeoutMs,
+    startSession,
+    policyOf: (task, spec) => task?.policy ?? spec.policy ?? catalog.policy ?? null,
+    createUser,
+    judge,
+    expertFor: catalog.expertFor,
+    limits,
+    version,
+  };
+  registerServerRoutes(app, context);
+  registerEpisodeRoutes(app, context);
+  if (protocol !== 'openenv') registerRoutes(app, context);
+  if (protocol !== 'native') {
+    const names = catalog.specs.map((s) => s.name);
+    const handlers = registerOpenEnvRoutes(app, context, {
+      defaultUser: { kind: 'scripted', errorRate: 0, errorKinds: ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement'], ...options.defaultUser },
+      name: `AutoForge: ${names.join(', ')}`,
+      description:
+        catalog.specs.map((s) => s.description).filter((d): d is string => typeof d === 'string' && d !== '').join(' ') ||
+        `Synthesized tool environments (${catalog.specs.length}) and tasks (${catalog.tasks.length}) with a simulated user`,
+    });
+    const bearer = options.token === undefined ? undefined : createBearerCheck(options.token);
+    registerOpenEnvWebSocket(app, context, handlers, {
+      authorized: (authorization) => bearer === undefined || bearer(authorization),
+      maxMessageBytes: bodyLimit,
+    });
+  }
+  app.addHook('onClose', async () => {
+    sessions.closeAll();
+    for (const loaded of envs.values()) loaded.environment.close();
+  });
+  await app.ready();
+
+  return {
+    app,
+    sessions,
+    async listen(listenOptions = {}) {
+      return app.listen({ host: listenOptions.host ?? '127.0.0.1', port: listenOptions.port ?? 8080 });
+    },
+    async close() {
+      await app.close();
+    },
+  };
+}

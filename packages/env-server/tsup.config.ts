@@ -1,0 +1,3 @@
+import { packageConfig } from '@autoforge/presets/tsup';
+
+export default packageConfig();
