@@ -253,6 +253,26 @@ export function refreshStarts(graph: DependencyGraph): void {
     });
     graph.mergeNodeAttributes(node, { needs, start: needs.length === 0 });
   });
+  // Tools no start reaches (records only tools of their own name, as loans by their loan id):
+  // the user holds those ids, so such an island's reads are starts too (its writes if it has no read).
+  for (;;) {
+    const reached = new Set<string>();
+    const queue = graph.filterNodes((_n, a) => a.start === true);
+    for (const n of queue) reached.add(n);
+    while (queue.length > 0) {
+      const n = queue.pop() as string;
+      graph.forEachOutNeighbor(n, (m) => {
+        if (!reached.has(m)) {
+          reached.add(m);
+          queue.push(m);
+        }
+      });
+    }
+    const island = graph.filterNodes((n) => !reached.has(n));
+    if (island.length === 0) break;
+    const reads = island.filter((n) => graph.getNodeAttribute(n, 'access') === 'read');
+    for (const n of reads.length > 0 ? reads : island) graph.mergeNodeAttributes(n, { start: true });
+  }
 }
 
 /**

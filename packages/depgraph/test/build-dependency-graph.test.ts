@@ -239,3 +239,21 @@ describe('buildDependencyGraph errors', () => {
     expect(() => buildDependencyGraph([{ name: '', parameters: {} }])).toThrow(expect.objectContaining({ code: 'E_OPTIONS' }));
   });
 });
+
+describe('start nodes of islands', () => {
+  it('makes the reads of a group of tools no start reaches starts (the user holds their ids), and leaves reachable tools alone', () => {
+    const tools = [
+      tool('find_member_id_by_email', ['email'], obj({ member_id: 'string' })),
+      tool('get_member_details', ['member_id'], obj({ member_id: 'string', tier: 'string' })),
+      // Loans are reached by no start: only loan tools give or take a loan id.
+      tool('get_loan_details', ['loan_id'], obj({ loan_id: 'string', status: 'string' })),
+      tool('renew_loan', ['loan_id', 'due_date'], obj({ loan_id: 'string' }), { hints: { readOnly: false } }),
+      tool('return_loan', ['loan_id'], obj({ loan_id: 'string' }), { hints: { readOnly: false } }),
+    ];
+    const graph = buildDependencyGraph(tools);
+    const starts = graph.filterNodes((_n, a) => a.start).sort();
+    expect(starts).toEqual(['find_member_id_by_email', 'get_loan_details']);
+    expect(graph.getNodeAttribute('get_loan_details', 'needs')).toEqual(['loan_id']);
+  });
+});
+
