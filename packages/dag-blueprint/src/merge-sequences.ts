@@ -1,5 +1,5 @@
 import type { JsonSchema, JsonValue, Rng } from '@autoforge/core';
-import { canonicalJson, createRng, digest, singularize, splitWords } from '@autoforge/core';
+import { canonicalJson, createRng, digest, isIdParam, singularize, splitWords } from '@autoforge/core';
 import type { DependencyBinding, DependencyGraph, ToolSequence } from '@autoforge/depgraph';
 import type { ArgSource, Blueprint, BlueprintEdge, BlueprintNode, ReasoningNode, ReasoningOp, ToolNode, UserNode } from './blueprint.js';
 import type { EffectfulTool } from './effect-facts.js';
@@ -146,6 +146,19 @@ export function mergeSequences(
         if (chosen.has(c.binding.parameter) || used.has(key)) continue;
         chosen.set(c.binding.parameter, c);
         used.add(key);
+      }
+
+      // A write does not set a field to what the record it acts on already holds there: a value
+      // read back from the same field of the record whose id the same read gives (`tier` from
+      // get_member_details, which also gives the member_id) is the user's to state instead.
+      if (attrs.access === 'write') {
+        for (const [parameter, c] of [...chosen]) {
+          if (isIdParam(parameter) || splitAtIteration(c.binding.outputPath)) continue;
+          const field = c.binding.outputPath.split('.').pop() ?? '';
+          if (field !== parameter) continue;
+          const sameRecord = [...chosen].some(([p, o]) => p !== parameter && isIdParam(p) && o.source === c.source && !splitAtIteration(o.binding.outputPath));
+          if (sameRecord) chosen.delete(parameter);
+        }
       }
 
       const args: Record<string, ArgSource> = {};

@@ -118,6 +118,20 @@ describe('mergeSequences: extra reasoning operations and clean-up', () => {
     }
   });
 
+  it('has the user state the new value of a field a write sets, not the value the record already holds there', () => {
+    const str = { type: 'string' as const };
+    const tools: ToolSpec[] = [
+      { name: 'get_member_details', description: '', parameters: { type: 'object', properties: { member_id: str }, required: ['member_id'] }, outputSchema: { type: 'object', properties: { member_id: str, tier: str, email: str } }, source: { format: 'openai-chat', pointer: '/0' } },
+      { name: 'update_member_tier', description: '', parameters: { type: 'object', properties: { member_id: str, tier: str }, required: ['member_id', 'tier'] }, outputSchema: { type: 'object', properties: { member_id: str, tier: str } }, hints: { readOnly: false }, source: { format: 'openai-chat', pointer: '/1' } },
+    ];
+    const graph = buildDependencyGraph(tools);
+    expect(graph.getEdgeAttribute('get_member_details', 'update_member_tier', 'bindings').map((b) => b.parameter).sort()).toEqual(['member_id', 'tier']);
+    const bp = mergeSequences([{ tools: ['get_member_details', 'update_member_tier'], edges: [], starts: [0] }], graph, { seed: 1, tools });
+    const write = bp.nodes.find((n) => n.kind === 'tool' && n.tool === 'update_member_tier') as ToolNode;
+    expect(write.args.member_id).toEqual({ from: 'get_member_details', path: 'member_id' });
+    expect(write.args.tier).toMatchObject({ user: expect.any(String) });
+  });
+
   it('drops reads that only look at what a write changed', () => {
     const bp = merge([{ tools: ['find_user_id_by_email', 'get_user_details', 'cancel_pending_order', 'get_order_details', 'get_product_details'], edges: [], starts: [0] }], 4);
     expect(bp.nodes.flatMap((n) => (n.kind === 'tool' ? [n.tool] : []))).toEqual(['find_user_id_by_email', 'get_user_details', 'cancel_pending_order']);
