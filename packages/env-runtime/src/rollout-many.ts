@@ -31,6 +31,8 @@ export interface RolloutManyOptions {
   limits?: RolloutLimits;
   /** Record wall-clock durations in the trajectories (see `rollout`). Default false. */
   timings?: boolean;
+  /** Tools of the user's own environment, for simulators that act on it (see `rollout`). */
+  userTools?: readonly string[];
   /** Called after each finished episode (progress bars). */
   onTrajectory?: (trajectory: Trajectory, done: number, total: number) => void;
 }
@@ -131,6 +133,7 @@ export async function rolloutMany(options: RolloutManyOptions): Promise<RolloutM
             seed: job.seed ?? job.rollout,
             ...(options.limits ? { limits: options.limits } : {}),
             ...(options.timings === true ? { timings: true } : {}),
+            ...(options.userTools !== undefined ? { userTools: options.userTools } : {}),
           });
           ready.set(index, `${JSON.stringify(trajectory)}\n`);
           flush();
