@@ -19,10 +19,13 @@ import type { BenchEvalCommandOptions, BenchReplayCommandOptions } from './comma
 import type { SynthCommandOptions } from './commands/synth.js';
 import type { ParseCommandOptions } from './commands/parse.js';
 import { reportCommand } from './commands/report.js';
+import { EXPORT_FORMATS, exportCommand } from './commands/export.js';
+import type { ExportCommandOptions } from './commands/export.js';
 import type { ReportCommandOptions } from './commands/report.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_VERIFY_FAILED } from './errors.js';
 import type { CliIo } from './io.js';
 
+import { withModelOptions } from './llm-options.js';
 import { VERSION } from './version.js';
 
 export { VERSION };
@@ -51,7 +54,7 @@ function buildProgram(io: CliIo): Command {
     });
 
   const env = program.command('env').description('synthesize environments and call their tools');
-  env
+  withModelOptions(env
     .command('synth')
     .description('synthesize an executable environment (EnvironmentSpec JSON) from a tool doc')
     .argument('<tooldoc>', 'tool description document (any format `autoforge parse` reads)')
@@ -62,7 +65,7 @@ function buildProgram(io: CliIo): Command {
     .option('--llm', 'let an LLM write the state schema and tools (OPENAI_BASE_URL, AUTOFORGE_MODEL)')
     .option('--cache <dir>', 'with --llm: on-disk response cache', '.autoforge-cache/llm')
     .option('--no-cache', 'with --llm: do not cache model responses')
-    .option('--json', 'print the synthesis report as JSON instead of a summary')
+    .option('--json', 'print the synthesis report as JSON instead of a summary'), { what: 'the environment writer (--llm)' })
     .action(async (tooldoc: string, options: EnvSynthCommandOptions) => {
       await envSynthCommand(tooldoc, options, io);
     });
@@ -76,7 +79,7 @@ function buildProgram(io: CliIo): Command {
       await envCallCommand(file, tool, args, io);
     });
 
-  program
+  withModelOptions(program
     .command('synth')
     .description('tool doc → environment → dependency graph → walks → blueprints → verified tasks (a run directory)')
     .argument('<tooldoc>', 'tool description document')
@@ -89,7 +92,7 @@ function buildProgram(io: CliIo): Command {
     .option('--llm', 'let an LLM rewrite each intent with minimum information, kept only if every fact and criterion survives (OPENAI_BASE_URL, AUTOFORGE_MODEL)')
     .option('--cache <dir>', 'with --llm: on-disk response cache', '.autoforge-cache/llm')
     .option('--no-cache', 'with --llm: do not cache model responses')
-    .option('--no-progress', 'no progress bar')
+    .option('--no-progress', 'no progress bar'), { what: 'the intent writer (--llm)' })
     .action(async (tooldoc: string, options: SynthCommandOptions) => {
       await synthCommand(tooldoc, options, io);
     });
@@ -100,7 +103,7 @@ function buildProgram(io: CliIo): Command {
     .action(async (dir: string) => {
       if (!(await verifyCommand(dir, io))) verifyFailed = true;
     });
-  program
+  withModelOptions(program
     .command('serve')
     .description('serve a run directory over HTTP for trainers in any language (sessions with a simulated user, steps, reward, trajectory, verdict; OpenEnv /reset /step /mcp; OpenAPI at /openapi.json)')
     .argument('<run-dir>', 'a run directory written by `autoforge synth`')
@@ -115,12 +118,12 @@ function buildProgram(io: CliIo): Command {
     .option('--protocol <protocol>', 'routes to mount: native (/sessions), openenv (/reset, /step, /state, /schema, /metadata, /mcp) or both', 'both')
     .option('--user <kind>', 'simulated user of OpenEnv episodes whose /reset names none: scripted or llm (AUTOFORGE_MODEL)', 'scripted')
     .option('--user-error-rate <p>', 'with --user scripted: probability that an episode carries one injected user error', '0')
-    .option('--error-kinds <list>', 'kinds the scripted user may inject (comma-separated: wrong_fact,contradiction,early_stop,invented_requirement)')
+    .option('--error-kinds <list>', 'kinds the scripted user may inject (comma-separated: wrong_fact,contradiction,early_stop,invented_requirement)'), { what: 'the LLM user and judge', roles: ['user', 'judge'], check: true })
     .action(async (dir: string, options: ServeCommandOptions) => {
       await serveCommand(dir, options, io);
     });
 
-  program
+  withModelOptions(program
     .command('rollout')
     .description('run episodes of an agent against a simulated user on every task of a run (trajectories.jsonl, resumable)')
     .argument('<run-dir>', 'a run directory written by `autoforge synth`')
@@ -135,12 +138,12 @@ function buildProgram(io: CliIo): Command {
     .option('--out <file>', 'trajectory file in the run directory', 'trajectories.jsonl')
     .option('--cache <dir>', 'LLM agent/user: on-disk response cache', '.autoforge-cache/llm')
     .option('--no-cache', 'LLM agent/user: do not cache model responses')
-    .option('--no-progress', 'no progress bar')
+    .option('--no-progress', 'no progress bar'), { what: 'the openai agent (and the LLM user)', roles: ['user'], check: true })
     .action(async (dir: string, options: RolloutCommandOptions) => {
       await rolloutCommand(dir, options, io);
     });
 
-  program
+  withModelOptions(program
     .command('judge')
     .description('judge every trajectory of a run: did the simulated user spoil it? (verdicts.jsonl, the MEU mask)')
     .argument('<run-dir>', 'a run directory with trajectories.jsonl')
@@ -150,7 +153,7 @@ function buildProgram(io: CliIo): Command {
     .option('--out <file>', 'verdict file in the run directory', 'verdicts.jsonl')
     .option('--cache <dir>', 'LLM judge: on-disk response cache', '.autoforge-cache/llm')
     .option('--no-cache', 'LLM judge: do not cache model responses')
-    .option('--no-progress', 'no progress bar')
+    .option('--no-progress', 'no progress bar'), { what: 'the LLM judge (env AUTOFORGE_JUDGE_MODEL first)', check: true })
     .action(async (dir: string, options: JudgeCommandOptions) => {
       await judgeCommand(dir, options, io);
     });
@@ -214,16 +217,16 @@ function buildProgram(io: CliIo): Command {
     .action(() => {
       benchListCommand(io);
     });
-  bench
+  withModelOptions(bench
     .command('replay')
     .description('replay every task\'s gold actions; one JSON line per task {task, final_digest, outputs, reward}')
     .argument('<bench/domain>', 'e.g. tau-bench/retail (see `autoforge bench list`)')
     .option('--split <split>', 'task split (default: the benchmark\'s first, test)')
-    .option('--data <dir>', 'the benchmarks folder (default: env AUTOFORGE_BENCH_DATA)')
+    .option('--data <dir>', 'the benchmarks folder (default: env AUTOFORGE_BENCH_DATA)'), { what: 'the benchmark\'s LLM judge (tau2, VitaBench; env AUTOFORGE_JUDGE_MODEL first)' })
     .action(async (name: string, options: BenchReplayCommandOptions) => {
       await benchReplayCommand(name, options, io);
     });
-  bench
+  withModelOptions(bench
     .command('eval')
     .description('run an agent on every task with the benchmark\'s user simulator and evaluator; print pass^1..pass^k')
     .argument('<bench/domain>', 'e.g. tau-bench/airline (see `autoforge bench list`)')
@@ -237,9 +240,25 @@ function buildProgram(io: CliIo): Command {
     .option('--max-turns <n>', 'agent turns per episode', '30')
     .option('--cache <dir>', 'openai agent: on-disk response cache', '.autoforge-cache/llm')
     .option('--no-cache', 'openai agent: do not cache model responses')
-    .option('--checkpoint <file>', 'reference agent: the policy.json written by `autoforge train` (default: untrained)')
+    .option('--checkpoint <file>', 'reference agent: the policy.json written by `autoforge train` (default: untrained)'), { what: 'the openai agent (and the benchmark\'s LLM judge)', roles: ['judge'], check: true })
     .action(async (name: string, options: BenchEvalCommandOptions) => {
       await benchEvalCommand(name, options, io);
+    });
+
+  program
+    .command('export')
+    .description("a run's tasks as a trainer's dataset (verl/SkyRL train.parquet + val.parquet and verl's YAML configs, TRL rows, task rows) or its trajectories as OpenAI fine-tuning lines")
+    .argument('<run-dir>', 'a run directory written by `autoforge synth`')
+    .addOption(new Option('--format <format>', 'dataset format').choices([...EXPORT_FORMATS]).makeOptionMandatory())
+    .option('-o, --out <dir>', 'output folder (default <run-dir>/export/<format>)')
+    .option('--seed <n>', 'seed of the train/val split and of every row\'s episode seed', '0')
+    .option('--val <share>', "share of each environment's tasks in val (the split of `autoforge train --held-out` with the same seed)", '0.1')
+    .option('--server-url <url>', 'where trainers reach `autoforge serve` (written into every row)', 'http://127.0.0.1:8080')
+    .option('--trajectories <file>', 'openai-sft: trajectory file in the run directory', 'trajectories.jsonl')
+    .option('--verdicts <file>', 'openai-sft: verdict file in the run directory (episodes the judge blames on the user are left out)', 'verdicts.jsonl')
+    .option('--all', 'openai-sft: every episode, not only solved ones the judge did not mask')
+    .action(async (dir: string, options: ExportCommandOptions) => {
+      await exportCommand(dir, options, io);
     });
 
   program

@@ -140,8 +140,8 @@ describe('autoforge serve', () => {
         expect(episode.done).toBe(true);
         expect(episode.reward, episode.task_id).toBe(rollout.reward);
         expect(episode.injected).toEqual(rollout.injectedUserErrors.map((e) => e.kind));
-        // The same conversation as the rollout's, plus the policy as its first message.
-        expect(episode.messages).toBe(rollout.messages.length + 1);
+        // The same conversation as the rollout's, the run's policy first in both.
+        expect(episode.messages).toBe(rollout.messages.length);
         expect(episode.same_as_steps).toBe(true);
         expect([0, 1]).toContain(episode.verdict.mask);
         expect(episode.roles).toContain('assistant');

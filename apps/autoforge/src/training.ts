@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Task, ToolSpec, Trajectory } from '@autoforge/core';
 import { createRng, digest } from '@autoforge/core';
 import type { AdvantageEstimator, ExportSample } from '@autoforge/erpo';
-import { computeAdvantages, toAdvantageRecords, writeAdvantagesJsonl } from '@autoforge/erpo';
+import { computeAdvantages, toAdvantageRecords } from '@autoforge/erpo';
 import type { IterationMetrics, PolicyEpisode, ReferencePolicy } from '@autoforge/erpo/tfjs';
 import { createReferencePolicy, saveCheckpoint, selectBackend, train } from '@autoforge/erpo/tfjs';
 import type { Environment } from '@autoforge/env-runtime';
@@ -13,6 +13,9 @@ import { createRuleJudge, meuMask } from '@autoforge/judge';
 import { createScriptedUser } from '@autoforge/user-sim';
 import pLimit from 'p-limit';
 import type { RunDir } from './run-dir.js';
+
+/** The file of a run directory with `autoforge train`'s episodes (the trajectories `advantages.jsonl` names). */
+export const TRAIN_TRAJECTORIES = 'train-trajectories.jsonl';
 
 /** The estimators `autoforge train` offers. */
 export const ALGOS = ['erpo', 'grpo', 'dr-grpo', 'rloo', 'reinforce++-baseline'] as const satisfies readonly AdvantageEstimator[];
@@ -83,7 +86,9 @@ export async function runEpisodes(options: RunEpisodesOptions): Promise<PolicyTr
           seed,
           limits: { maxTurns: options.maxTurns },
         });
-        return { ...trajectory, tools: environment.tools } as PolicyTrajectory;
+        // `<task>#<label>-<r>`: unique across iterations and evaluations, and apart from the
+        // `<task>#<r>` episodes of `autoforge rollout` in trajectories.jsonl.
+        return { ...trajectory, id: `${task.id}#${options.label}-${r}`, tools: environment.tools } as PolicyTrajectory;
       }),
     ),
   );
@@ -181,6 +186,7 @@ export async function trainReferencePolicy(options: TrainRunOptions): Promise<Tr
     await mkdir(options.outDir, { recursive: true });
     await writeFile(join(options.outDir, 'metrics.jsonl'), '');
     await writeFile(join(options.outDir, 'advantages.jsonl'), '');
+    await writeFile(join(options.outDir, TRAIN_TRAJECTORIES), '');
   }
   let pending: { trajectories: PolicyTrajectory[]; masks: number[] } | undefined;
 
@@ -240,7 +246,10 @@ export async function trainReferencePolicy(options: TrainRunOptions): Promise<Tr
           rollout: t.rollout,
         }));
         const { advantages } = computeAdvantages(samples, { estimator: options.algo });
-        await writeAdvantagesJsonl(join(options.outDir, 'advantages.jsonl'), toAdvantageRecords(samples, advantages), { append: true });
+        // The episodes the advantages' trajectory_ids name, then the advantages with their iteration.
+        await appendFile(join(options.outDir, TRAIN_TRAJECTORIES), batch.trajectories.map(({ tools: _tools, ...t }) => `${JSON.stringify(t)}\n`).join(''));
+        const records = toAdvantageRecords(samples, advantages);
+        await appendFile(join(options.outDir, 'advantages.jsonl'), records.map((r) => `${JSON.stringify({ iteration: m.iteration, ...r })}\n`).join(''));
       }
       options.onIteration?.(line);
     },

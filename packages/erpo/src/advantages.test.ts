@@ -151,6 +151,18 @@ describe('computeAdvantages', () => {
   });
 });
 
+describe('computeAdvantages — regression', () => {
+  it('reinforce++-baseline with epsilon 0 and a variance that underflows gives finite advantages (found by fast-check seed -198122831)', () => {
+    const samples = [
+      { envId: 'e1', taskId: 't0', reward: 0, mask: 1 },
+      { envId: 'e1', taskId: 't0', reward: 0, mask: 1 },
+      { envId: 'e1', taskId: 't0', reward: -2.3575916770539433e-162, mask: 1 },
+    ];
+    const { advantages } = computeAdvantages(samples, { estimator: 'reinforce++-baseline', epsilon: 0 });
+    expect(Object.values(advantages).every((x) => Number.isFinite(x))).toBe(true);
+  });
+});
+
 describe('computeAdvantages — invariants', () => {
   it('zero mean within each task group (every estimator)', () => {
     fc.assert(

@@ -286,7 +286,8 @@ export function computeGroupedAdvantages(data: GroupedSamples, options: Advantag
       const denom = std === 'population' ? count : count - 1;
       if (denom > 0 && ss > 0) {
         const scale = 1 / Math.sqrt(ss / denom + epsilon);
-        for (let i = 0; i < n; i++) advantages[i] = (advantages[i] as number) * scale;
+        // A variance that underflowed to 0 (subnormal rewards, epsilon 0): no spread to whiten, 0s.
+        for (let i = 0; i < n; i++) advantages[i] = Number.isFinite(scale) ? (advantages[i] as number) * scale : 0;
       }
       break;
     }

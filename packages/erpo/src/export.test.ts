@@ -27,6 +27,9 @@ describe('toAdvantageRecords', () => {
       { env_id: 'shop', task_id: 'cancel', uid: 'shop/cancel', rollout: 2, trajectory_id: 'cancel#2', reward: 1, mask: 0, advantage: 0 },
     ]);
     expect(groupUid('a', 'b')).toBe('a/b');
+    // Regression (issue 16): a task id that already names its environment gave "env/env/task".
+    expect(groupUid('synth-1', 'synth-1/task-00000')).toBe('synth-1/task-00000');
+    expect(groupUid('synth-1', 'synth-10/task-00000')).toBe('synth-1/synth-10/task-00000');
   });
 
   it('throws E_SAMPLE when the advantages are not aligned', () => {

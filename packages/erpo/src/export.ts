@@ -11,7 +11,7 @@ import { ErpoError } from './error.js';
 export interface AdvantageRecord {
   env_id: string;
   task_id: string;
-  /** The task group: `<env_id>/<task_id>` (task ids are unique only within an environment). */
+  /** The task group: `<env_id>/<task_id>`, or the task id where it already starts with `<env_id>/` (see `groupUid`). */
   uid: string;
   /** Index of the rollout among its task's rollouts. */
   rollout: number;
@@ -28,9 +28,13 @@ export interface ExportSample extends AdvantageSample {
   rollout: number;
 }
 
-/** The `uid` of a task group. */
+/**
+ * The `uid` of a task group: `<envId>/<taskId>` (task ids are unique only within an
+ * environment), or the task id itself where it already starts with `<envId>/` (synthesized
+ * tasks' ids do), so the environment id is never repeated.
+ */
 export function groupUid(envId: string, taskId: string): string {
-  return `${envId}/${taskId}`;
+  return taskId.startsWith(`${envId}/`) ? taskId : `${envId}/${taskId}`;
 }
 
 /**

@@ -151,3 +151,75 @@ class AgentLoopTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class StandInBaseTool:  # verl.tools.base_tool.BaseTool: __init__(config, tool_schema)
+    def __init__(self, config, tool_schema):
+        self.config = config
+        self.tool_schema = tool_schema
+
+
+class StandInToolResponse:  # verl.tools.schemas.ToolResponse(text=...)
+    def __init__(self, text=None):
+        self.text = text
+
+
+class FakeClient:
+    def __init__(self, url):
+        self.url = url
+        self.calls: List[Any] = []
+
+    def open_session(self, task_id, user=None, limits=None):
+        self.calls.append(("open", task_id))
+        return {"sessionId": "s-1"}
+
+    def step(self, session_id, name, arguments=None, call_id=None):
+        self.calls.append(("step", session_id, name, arguments))
+        return {"ok": True, "output": {"status": "cancelled"}, "observation": '{"status":"cancelled"}', "done": False}
+
+    def reward(self, session_id):
+        self.calls.append(("reward", session_id))
+        return {"reward": 1}
+
+    def close_session(self, session_id):
+        self.calls.append(("close", session_id))
+        return {"sessionId": session_id, "closed": True}
+
+
+class VerlToolTest(unittest.TestCase):
+    def test_create_execute_reward_release_in_verls_order(self):
+        from autoforge_client.verl import make_tool_class
+
+        made: List[FakeClient] = []
+
+        def factory(url):
+            made.append(FakeClient(url))
+            return made[-1]
+
+        cls = make_tool_class(StandInBaseTool, StandInToolResponse, client_factory=factory)
+        schema = {"type": "function", "function": {"name": "cancel_order", "parameters": {"type": "object"}}}
+        tool = cls({"type": "native", "server_url": "http://127.0.0.1:9", "env_id": "e"}, schema)
+
+        async def episode():
+            iid = await tool.create("inst-1", create_kwargs={"task_id": "e/t1"})
+            response, step_reward, metrics = await tool.execute(iid, {"order_id": "o1"})
+            reward = await tool.calc_reward(iid)
+            await tool.release(iid)
+            return iid, response, step_reward, metrics, reward
+
+        iid, response, step_reward, metrics, reward = asyncio.run(episode())
+        self.assertEqual(iid, "inst-1")
+        self.assertEqual(response.text, '{"status":"cancelled"}')
+        self.assertEqual((step_reward, metrics, reward), (0.0, {"ok": True}, 1.0))
+        self.assertEqual(made[0].calls, [("open", "e/t1"), ("step", "s-1", "cancel_order", {"order_id": "o1"}), ("reward", "s-1"), ("close", "s-1")])
+
+    def test_refuses_a_config_without_server_url_and_a_create_without_task(self):
+        from autoforge_client.verl import make_tool_class
+
+        cls = make_tool_class(StandInBaseTool, client_factory=FakeClient)
+        schema = {"type": "function", "function": {"name": "t"}}
+        with self.assertRaises(ValueError):
+            cls({}, schema)
+        tool = cls({"server_url": "http://x"}, schema)
+        with self.assertRaises(ValueError):
+            asyncio.run(tool.create("i"))

@@ -4,22 +4,24 @@ import { join, resolve } from 'node:path';
 import type { Agent, Task } from '@autoforge/core';
 import type { BenchAdapter } from '@autoforge/bench-adapters';
 import { BENCHMARKS, createBenchAdapter, createOracleAgent, replayTask, runBenchmark } from '@autoforge/bench-adapters';
-import { createOpenAIAgent, createOpenAIChatModel } from '@autoforge/llm';
+import { createOpenAIAgent } from '@autoforge/llm';
 import { createReferencePolicy, loadCheckpoint, selectBackend } from '@autoforge/erpo/tfjs';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
+import type { ModelFlags, RunModels } from '../llm-options.js';
+import { modelConfig, runModels } from '../llm-options.js';
 
 /** The agents `autoforge bench eval` can run. */
 export const BENCH_AGENTS = ['oracle', 'openai', 'reference'] as const;
 
-/** Options of `autoforge bench replay`. */
-export interface BenchReplayCommandOptions {
+/** Options of `autoforge bench replay` (the judge's model flags for benchmarks graded by an LLM). */
+export interface BenchReplayCommandOptions extends ModelFlags {
   split?: string;
   data?: string;
 }
 
-/** Options of `autoforge bench eval`. */
-export interface BenchEvalCommandOptions {
+/** Options of `autoforge bench eval` (the model flags of `llm-options.ts`: the agent's and `--judge-*`). */
+export interface BenchEvalCommandOptions extends ModelFlags {
   agent: (typeof BENCH_AGENTS)[number];
   k: string;
   out: string;
@@ -40,7 +42,20 @@ function integer(text: string, option: string, min: number, max: number): number
   return n;
 }
 
-function adapterFor(name: string, data: string | undefined, io: CliIo): BenchAdapter {
+/** Whether a benchmark grades with an LLM judge (tau2 NL assertions, VitaBench rubrics). */
+const judged = (name: string): boolean => name.startsWith('tau2-bench/') || name.startsWith('vitabench/');
+
+/**
+ * The models of a benchmark command: the agent's with `--agent openai`; the judge's where the
+ * benchmark grades with one and a judge model is configured (`--judge-model`, `--model`,
+ * AUTOFORGE_JUDGE_MODEL, AUTOFORGE_MODEL).
+ */
+function benchModels(name: string, agent: BenchEvalCommandOptions['agent'] | undefined, options: ModelFlags & { cache?: string | false }, io: CliIo): RunModels {
+  const judge = judged(name) && modelConfig('judge', options, io.env) !== undefined;
+  return runModels({ ...(agent === 'openai' ? { agent: '--agent openai' } : {}), ...(judge ? { judge: 'the judge' } : {}) }, options, io);
+}
+
+function adapterFor(name: string, data: string | undefined, io: CliIo, models: RunModels): BenchAdapter {
   const dir = data ?? io.env.AUTOFORGE_BENCH_DATA;
   if (dir === undefined || dir === '') {
     throw new CliError('E_USAGE', '--data <dir> is required (the benchmarks folder; or set AUTOFORGE_BENCH_DATA)');
@@ -50,12 +65,12 @@ function adapterFor(name: string, data: string | undefined, io: CliIo): BenchAda
   }
   // LLM judges (tau2 NL assertions, VitaBench rubrics) use the configured model; without one they
   // are skipped, said on stderr.
-  const judge = io.env.AUTOFORGE_MODEL ? createOpenAIChatModel({ env: io.env }) : undefined;
+  const judge = models.configs.some((c) => c.role === 'judge') ? models.model('judge') : undefined;
   if (judge === undefined && name.startsWith('tau2-bench/')) {
-    io.stderr(`autoforge: ${name}: no AUTOFORGE_MODEL, so NL_ASSERTION rewards are skipped (not judged)\n`);
+    io.stderr(`autoforge: ${name}: no AUTOFORGE_MODEL, so NL_ASSERTION rewards are skipped (not judged; a judge: --judge-model or --model)\n`);
   }
   if (judge === undefined && name.startsWith('vitabench/')) {
-    io.stderr(`autoforge: ${name}: no AUTOFORGE_MODEL, so the rubrics are not judged and every reward is 0\n`);
+    io.stderr(`autoforge: ${name}: no AUTOFORGE_MODEL, so the rubrics are not judged and every reward is 0 (a judge: --judge-model or --model)\n`);
   }
   try {
     return createBenchAdapter(name, { dataDir: resolve(io.cwd, dir), ...(judge ? { judge } : { nlAssertions: 'skip' as const }) });
@@ -82,14 +97,16 @@ export function benchListCommand(io: CliIo): void {
  * `{"task", "final_digest", "outputs": [observation texts], "reward"}`.
  */
 export async function benchReplayCommand(name: string, options: BenchReplayCommandOptions, io: CliIo): Promise<void> {
-  const adapter = adapterFor(name, options.data, io);
+  const models = benchModels(name, undefined, options, io);
+  const adapter = adapterFor(name, options.data, io, models);
   for (const task of await tasksOf(adapter, options.split)) {
     const replay = await replayTask(adapter, task);
     io.stdout(`${JSON.stringify({ task: task.id, final_digest: replay.finalDigest, outputs: replay.outputs, reward: replay.evaluation.reward })}\n`);
   }
+  await models.throwIfFailed();
 }
 
-function agentFactory(kind: BenchEvalCommandOptions['agent'], options: BenchEvalCommandOptions, io: CliIo): (task: Task) => Agent {
+function agentFactory(kind: BenchEvalCommandOptions['agent'], options: BenchEvalCommandOptions, io: CliIo, models: RunModels): (task: Task) => Agent {
   if (kind === 'oracle') return (task) => createOracleAgent(task);
   if (kind === 'reference') {
     // The offline reference policy, trained by `autoforge train` when --checkpoint names its policy.json.
@@ -111,12 +128,7 @@ function agentFactory(kind: BenchEvalCommandOptions['agent'], options: BenchEval
       },
     });
   }
-  if (!io.env.AUTOFORGE_MODEL) {
-    throw new CliError('E_USAGE', '--agent openai needs a model: set AUTOFORGE_MODEL (and OPENAI_BASE_URL for a local server such as vLLM, Ollama or llama.cpp)');
-  }
-  const cacheDir = options.cache === false || options.cache === undefined ? undefined : join(io.cwd, options.cache);
-  const model = createOpenAIChatModel({ env: io.env, ...(cacheDir ? { cache: { dir: cacheDir } } : {}) });
-  const agent = createOpenAIAgent({ model, temperature: 0 });
+  const agent = createOpenAIAgent({ model: models.model('agent'), temperature: 0 });
   return () => agent;
 }
 
@@ -131,8 +143,10 @@ export async function benchEvalCommand(name: string, options: BenchEvalCommandOp
   const k = integer(options.k, '--k', 1, 100);
   const concurrency = integer(options.concurrency, '--concurrency', 1, 256);
   const maxTurns = integer(options.maxTurns, '--max-turns', 1, 1000);
-  const adapter = adapterFor(name, options.data, io);
-  const agent = agentFactory(options.agent, options, io);
+  const models = benchModels(name, options.agent, options, io);
+  const adapter = adapterFor(name, options.data, io, models);
+  const agent = agentFactory(options.agent, options, io, models);
+  await models.check();
   const tasks = await tasksOf(adapter, options.split);
   const limit = options.tasks === undefined ? tasks.length : integer(options.tasks, '--tasks', 1, tasks.length);
   const out = resolve(io.cwd, options.out);
@@ -161,6 +175,8 @@ export async function benchEvalCommand(name: string, options: BenchEvalCommandOp
     k,
     pass_hat_k: Object.fromEntries(run.passHatK.map((v, i) => [`pass^${i + 1}`, v])),
   };
+  // A dead endpoint spoils every episode after it: no summary, exit 2 (the files show how far it got).
+  await models.throwIfFailed();
   await writeFile(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   run.passHatK.forEach((value, i) => io.stdout(`pass^${i + 1}\t${value.toFixed(4)}\n`));
 }

@@ -6,14 +6,16 @@ import { createEnvironment, validateEnvironmentSpec } from '@autoforge/env-runti
 import type { EnvironmentSpec } from '@autoforge/env-runtime';
 import type { SynthesisReport } from '@autoforge/env-synth';
 import { synthesizeEnvironment, synthesizeEnvironmentWithLlm } from '@autoforge/env-synth';
-import { createOpenAIChatModel } from '@autoforge/llm';
+import type { ChatModel } from '@autoforge/llm';
 import { formatIssue, parseToolDocFile } from '@autoforge/tooldoc-parser';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
+import type { ModelFlags } from '../llm-options.js';
+import { createEndpointWatch, createRoleModel, requireModelConfig } from '../llm-options.js';
 import { parseJsonText, readDatabase, readDataFile } from '../load-data.js';
 
-/** Options of `autoforge env synth`. */
-export interface EnvSynthCommandOptions {
+/** Options of `autoforge env synth` (with `--llm`, the model flags of `llm-options.ts`). */
+export interface EnvSynthCommandOptions extends ModelFlags {
   out: string;
   db?: string;
   seed: string;
@@ -117,15 +119,14 @@ export async function envSynthCommand(file: string, options: EnvSynthCommandOpti
 }
 
 /**
- * The chat model for `--llm`: OPENAI_BASE_URL / OPENAI_API_KEY / AUTOFORGE_MODEL, with the
- * on-disk response cache (`--cache`, default `.autoforge-cache/llm`) so reruns are free.
+ * The chat model for `--llm` (`--model`, `--base-url`, `--temperature`, else AUTOFORGE_MODEL,
+ * OPENAI_BASE_URL, OPENAI_API_KEY), with the on-disk response cache (`--cache`, default
+ * `.autoforge-cache/llm`) so reruns are free. A dead endpoint fails the command at its first
+ * request (the synthesis cancels the other requests and nothing is written).
  */
-function createModel(options: EnvSynthCommandOptions, io: CliIo): ReturnType<typeof createOpenAIChatModel> {
-  if (!io.env.AUTOFORGE_MODEL) {
-    throw new CliError('E_USAGE', '--llm needs a model: set AUTOFORGE_MODEL (and OPENAI_BASE_URL for a local server)');
-  }
-  const cacheDir = options.cache === false ? undefined : resolve(io.cwd, options.cache ?? '.autoforge-cache/llm');
-  return createOpenAIChatModel({ env: io.env, ...(cacheDir ? { cache: { dir: cacheDir } } : {}) });
+function createModel(options: EnvSynthCommandOptions, io: CliIo): ChatModel {
+  const config = requireModelConfig('agent', options, io, '--llm');
+  return createRoleModel(config, { io, cache: options.cache ?? '.autoforge-cache/llm', watch: createEndpointWatch(), label: 'environment writer' });
 }
 
 /** Reads and validates an EnvironmentSpec file. */

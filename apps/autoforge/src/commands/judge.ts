@@ -1,4 +1,6 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { canonicalJson } from '@autoforge/core';
 import type { Task, Verdict } from '@autoforge/core';
 import type { Judge } from '@autoforge/judge';
 import { createLLMJudge, createRuleJudge, judgeAll, scoreJudge } from '@autoforge/judge';
@@ -6,13 +8,15 @@ import { SingleBar } from 'cli-progress';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { loadRunDir, loadTrajectories, loadVerdicts } from '../run-dir.js';
-import { modelFromEnv, number } from './rollout.js';
+import type { ModelFlags } from '../llm-options.js';
+import { fileHasContent, runModels } from '../llm-options.js';
+import { number } from './rollout.js';
 
 /** The judges `autoforge judge` can run. */
 export const JUDGES = ['rule', 'llm'] as const;
 
-/** Options of `autoforge judge`. */
-export interface JudgeCommandOptions {
+/** Options of `autoforge judge` (with `--judge llm`, the model flags of `llm-options.ts`). */
+export interface JudgeCommandOptions extends ModelFlags {
   judge: (typeof JUDGES)[number];
   concurrency: string;
   trajectories: string;
@@ -27,6 +31,11 @@ const pct = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
  * `autoforge judge <run-dir>`: a verdict per trajectory in `verdicts.jsonl` (append-only,
  * resumable), the share of episodes masked out (MEU mask = `userError ? 0 : 1`), and — where
  * the scripted user injected errors — the judge's precision and recall per error kind.
+ *
+ * The judge, and for `llm` its model, endpoint and temperature, are recorded beside the verdicts
+ * (`verdicts.json` for `verdicts.jsonl`); a rerun with another judge or model is refused rather
+ * than mixing verdicts. With `--judge llm` the endpoint is checked before the run, and a dead
+ * endpoint stops it and fails the command (exit 2); the verdicts written so far are kept.
  */
 export async function judgeCommand(dirArg: string, options: JudgeCommandOptions, io: CliIo): Promise<void> {
   const concurrency = number(options.concurrency, '--concurrency', 1, 4096);
@@ -37,15 +46,25 @@ export async function judgeCommand(dirArg: string, options: JudgeCommandOptions,
   for (const t of trajectories) {
     if (!tasksById.has(t.taskId)) throw new CliError('E_INPUT', `${dirArg}/${options.trajectories}: trajectory ${t.id} names unknown task ${t.taskId}`);
   }
-  const judge: Judge = options.judge === 'llm' ? createLLMJudge({ model: modelFromEnv(io, '--judge llm', options.cache) }) : createRuleJudge();
+  const llm = runModels(options.judge === 'llm' ? { judge: '--judge llm' } : {}, options, io);
+  const judge: Judge = options.judge === 'llm' ? createLLMJudge({ model: llm.model('judge') }) : createRuleJudge();
   const out = join(run.dir, options.out);
+  const settings = { judge: options.judge, trajectories: options.trajectories, out: options.out, ...(llm.identity ? { models: llm.identity } : {}) };
+  const settingsName = `${options.out.replace(/\.jsonl$/, '')}.json`;
+  const previous = await readFile(join(run.dir, settingsName), 'utf8').catch(() => undefined);
+  if (previous !== undefined && canonicalJson(JSON.parse(previous)) !== canonicalJson(settings) && (await fileHasContent(out))) {
+    throw new CliError('E_USAGE', `${dirArg}/${options.out} was written by another judge or model (see ${dirArg}/${settingsName}); use --out <file> for a new set of verdicts`);
+  }
+  await llm.check();
+  await writeFile(join(run.dir, settingsName), `${JSON.stringify(settings, null, 2)}\n`);
   const bar = options.progress === false ? undefined : new SingleBar({ format: 'judge [{bar}] {value}/{total} trajectories | {flagged} user errors | {eta_formatted} left', hideCursor: true, stream: process.stderr });
   let flagged = 0;
   let done = 0;
+  let failures: string[] = [];
   const started = performance.now();
   try {
     bar?.start(trajectories.length, 0, { flagged: 0 });
-    await judgeAll(trajectories, tasksById, judge, {
+    const summary = await judgeAll(trajectories, tasksById, judge, {
       out,
       concurrency,
       onVerdict: (v: Verdict) => {
@@ -55,13 +74,19 @@ export async function judgeCommand(dirArg: string, options: JudgeCommandOptions,
       },
     });
     bar?.update(trajectories.length, { flagged });
+    failures = summary.failures.map((f) => `${f.trajectoryId}: ${f.message}`);
   } finally {
     bar?.stop();
   }
+  await llm.throwIfFailed();
   const verdicts = (await loadVerdicts(run, options.out)).filter((v) => trajectories.some((t) => t.id === v.trajectoryId));
   const seconds = (performance.now() - started) / 1000;
   const masked = verdicts.filter((v) => v.userError).length;
   io.stdout(`judge ${dirArg} (${judge.name}): ${verdicts.length} verdicts in ${seconds.toFixed(1)} s → ${dirArg}/${options.out}\n`);
+  if (failures.length > 0) {
+    io.stdout(`  not judged (rerun to retry): ${failures.length}\n`);
+    for (const f of failures.slice(0, 3)) io.stdout(`    ${f}\n`);
+  }
   io.stdout(`  user errors found: ${masked}/${verdicts.length} (${((100 * masked) / Math.max(1, verdicts.length)).toFixed(1)}% masked out)\n`);
   const blame = new Map<string, number>();
   for (const v of verdicts) blame.set(v.blame, (blame.get(v.blame) ?? 0) + 1);

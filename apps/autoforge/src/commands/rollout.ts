@@ -1,12 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Agent, InjectedUserError, Task, Trajectory, UserSimulator } from '@autoforge/core';
-import { canonicalJson, createRng } from '@autoforge/core';
+import { canonicalJson, createRng, digest } from '@autoforge/core';
 import { createOracleAgent } from '@autoforge/dag-blueprint';
 import type { RolloutJob } from '@autoforge/env-runtime';
 import { rolloutMany } from '@autoforge/env-runtime';
 import type { ChatModel } from '@autoforge/llm';
-import { createOpenAIAgent, createOpenAIChatModel } from '@autoforge/llm';
+import { createOpenAIAgent } from '@autoforge/llm';
 import { createReferencePolicy, selectBackend } from '@autoforge/erpo/tfjs';
 import { createLLMUser, createScriptedUser } from '@autoforge/user-sim';
 import { SingleBar } from 'cli-progress';
@@ -14,6 +14,9 @@ import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import type { RunDir } from '../run-dir.js';
 import { environmentPool, loadRunDir, loadTrajectories } from '../run-dir.js';
+import type { ModelFlags } from '../llm-options.js';
+import { fileHasContent, runModels } from '../llm-options.js';
+import { readRunPolicy, systemPolicy } from './export.js';
 
 /** The agents `autoforge rollout` can run. */
 export const AGENTS = ['oracle', 'reference', 'openai'] as const;
@@ -22,8 +25,8 @@ export const USERS = ['scripted', 'llm'] as const;
 /** The error kinds a scripted user can inject. */
 export const ERROR_KINDS: readonly InjectedUserError['kind'][] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement'];
 
-/** Options of `autoforge rollout`. */
-export interface RolloutCommandOptions {
+/** Options of `autoforge rollout` (the model flags of `llm-options.ts` for the openai agent and the LLM user). */
+export interface RolloutCommandOptions extends ModelFlags {
   agent: (typeof AGENTS)[number];
   user: (typeof USERS)[number];
   userErrorRate: string;
@@ -44,15 +47,6 @@ export function number(text: string, option: string, min: number, max: number, i
   }
   if (n < min || n > max) throw new CliError('E_USAGE', `${option} must be between ${min} and ${max}, got ${n}`);
   return n;
-}
-
-/** The chat model of the LLM components: OPENAI_BASE_URL / OPENAI_API_KEY / AUTOFORGE_MODEL. */
-export function modelFromEnv(io: CliIo, what: string, cache: string | false | undefined): ChatModel {
-  if (!io.env.AUTOFORGE_MODEL) {
-    throw new CliError('E_USAGE', `${what} needs a model: set AUTOFORGE_MODEL (and OPENAI_BASE_URL for a local server such as vLLM, Ollama or llama.cpp)`);
-  }
-  const cacheDir = cache === false || cache === undefined ? undefined : join(io.cwd, cache);
-  return createOpenAIChatModel({ env: io.env, ...(cacheDir ? { cache: { dir: cacheDir } } : {}) });
 }
 
 /** The agent for a task. */
@@ -117,8 +111,11 @@ export async function rolloutCommand(dirArg: string, options: RolloutCommandOpti
   if (run.tasks.length === 0) throw new CliError('E_INPUT', `${dirArg}/tasks.jsonl has no tasks`);
   const outName = options.out;
   const out = join(run.dir, outName);
+  const runPolicy = await readRunPolicy(run.dir);
 
-  const settings = { agent: options.agent, user: options.user, userErrorRate: errorRate, errorKinds, rollouts, seed, maxTurns, out: outName };
+  // The models and endpoints are part of the resume key: episodes of another model are not "already done".
+  const llm = runModels({ ...(options.agent === 'openai' ? { agent: '--agent openai' } : {}), ...(options.user === 'llm' ? { user: '--user llm' } : {}) }, options, io);
+  const settings = { agent: options.agent, user: options.user, userErrorRate: errorRate, errorKinds, rollouts, seed, maxTurns, out: outName, ...(runPolicy !== undefined ? { policy: digest(runPolicy) } : {}), ...(llm.identity ? { models: llm.identity } : {}) };
   const settingsFile = join(run.dir, outName.replace(/\.jsonl$/, '') + '.json');
   let previous: string | undefined;
   try {
@@ -127,23 +124,27 @@ export async function rolloutCommand(dirArg: string, options: RolloutCommandOpti
     previous = undefined;
   }
   const settingsText = `${JSON.stringify(settings, null, 2)}\n`;
-  if (previous !== undefined && canonicalJson(JSON.parse(previous)) !== canonicalJson(settings)) {
+  // Other options are refused while episodes of the old ones are there (none: e.g. a dead endpoint's run).
+  if (previous !== undefined && canonicalJson(JSON.parse(previous)) !== canonicalJson(settings) && (await fileHasContent(out))) {
     throw new CliError('E_USAGE', `${dirArg}/${outName} was written with other options (see ${dirArg}/${outName.replace(/\.jsonl$/, '')}.json); use --out <file> for a new set of episodes`);
   }
+  await llm.check();
   await writeFile(settingsFile, settingsText);
 
-  let model: ChatModel | undefined;
-  const getModel = (): ChatModel => (model ??= modelFromEnv(io, `--agent openai / --user llm`, options.cache));
   if (options.agent === 'reference') await selectBackend({ prefer: 'wasm', log: () => {} });
-  const agentFor = agentFactory(run, options.agent, getModel, seed);
+  const agentFor = agentFactory(run, options.agent, () => llm.model('agent'), seed);
   const userFor = (task: Task, jobSeed: number): UserSimulator =>
     options.user === 'llm'
-      ? createLLMUser(task, { model: getModel() })
+      ? createLLMUser(task, { model: llm.model('user') })
       : createScriptedUser(task, { seed: jobSeed, errorRate, errorKinds: errorKinds as InjectedUserError['kind'][] });
 
   const jobs: RolloutJob[] = [];
   for (const task of run.tasks) {
-    for (let r = 0; r < rollouts; r++) jobs.push({ task, rollout: r, seed: createRng(seed, 'rollout', task.id, r).uint32() });
+    // The system message `autoforge serve` and `autoforge export` give the task (policy.md when
+    // the task and its environment have none); the reward does not read it.
+    const policy = systemPolicy(task, run.specs.get(task.envId), runPolicy);
+    const episodeTask = policy === undefined || policy === task.policy ? task : { ...task, policy };
+    for (let r = 0; r < rollouts; r++) jobs.push({ task: episodeTask, rollout: r, seed: createRng(seed, 'rollout', task.id, r).uint32() });
   }
   // Fail on a missing blueprint before any episode runs.
   for (const task of run.tasks) agentFor(task);
@@ -169,6 +170,7 @@ export async function rolloutCommand(dirArg: string, options: RolloutCommandOpti
     });
     bar?.update(jobs.length, { success: solved });
     bar?.stop();
+    await llm.throwIfFailed(out);
     const seconds = (performance.now() - started) / 1000;
     const trajectories = await loadTrajectories(run, outName);
     io.stdout(`rollout ${dirArg}: ${summary.ran} episodes run, ${summary.skipped} already done${summary.repairedBytes > 0 ? `, a torn last line (${summary.repairedBytes} bytes) repaired` : ''} in ${seconds.toFixed(1)} s\n`);

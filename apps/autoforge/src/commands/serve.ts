@@ -4,16 +4,16 @@ import type { Blueprint } from '@autoforge/dag-blueprint';
 import { createOracleAgent } from '@autoforge/dag-blueprint';
 import type { ServeCatalog, ServeProtocol } from '@autoforge/env-server';
 import { createEnvironmentServer, loadRunDirectory, ServeError } from '@autoforge/env-server';
-import type { ChatModel } from '@autoforge/llm';
-import { createOpenAIChatModel } from '@autoforge/llm';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
+import type { ModelConfig, ModelFlags } from '../llm-options.js';
+import { checkEndpoints, createRoleModel, modelConfig, noModelError } from '../llm-options.js';
 import { readJsonl } from '../run-dir.js';
 import { VERSION } from '../version.js';
 import { ERROR_KINDS, number } from './rollout.js';
 
-/** Options of `autoforge serve` (as commander parses them). */
-export interface ServeCommandOptions {
+/** Options of `autoforge serve` (as commander parses them; the user's and judge's model flags of `llm-options.ts`). */
+export interface ServeCommandOptions extends ModelFlags {
   host: string;
   port: string;
   token?: string;
@@ -105,15 +105,25 @@ export async function serveCommand(dir: string, options: ServeCommandOptions, io
   for (const k of errorKinds) {
     if (!(ERROR_KINDS as readonly string[]).includes(k)) throw new CliError('E_USAGE', `--error-kinds: unknown kind "${k}" (known: ${ERROR_KINDS.join(', ')})`);
   }
-  // LLM users and judges only when a model is configured (OPENAI_BASE_URL, AUTOFORGE_MODEL).
-  const model: ChatModel | undefined = io.env.AUTOFORGE_MODEL ? createOpenAIChatModel({ env: io.env }) : undefined;
-  if (options.user === 'llm' && model === undefined) throw new CliError('E_USAGE', '--user llm needs a model: set AUTOFORGE_MODEL (and OPENAI_BASE_URL for a local server)');
+  // LLM users and judges only when a model is configured (--user-model / --judge-model, --model,
+  // their environment variables). A server outlives an endpoint's outage: no watch trips here,
+  // but the endpoints the server needs are checked before it listens.
+  const userConfig = modelConfig('user', options, io.env);
+  const judgeConfig = modelConfig('judge', options, io.env);
+  if (options.user === 'llm' && userConfig === undefined) throw noModelError('--user llm', 'user');
+  const needed: ModelConfig[] = [
+    ...(options.user === 'llm' && userConfig ? [userConfig] : []),
+    ...(judgeConfig && (options.judgeModel !== undefined || options.judgeBaseUrl !== undefined) ? [judgeConfig] : []),
+  ];
+  if (options.check === true) await checkEndpoints(needed, io);
+  const userModel = userConfig && createRoleModel(userConfig, { io });
+  const judgeModel = judgeConfig && createRoleModel(judgeConfig, { io });
   const catalog = await loadServeCatalog(dir, io);
   const server = await createEnvironmentServer(catalog, {
     protocol: options.protocol as ServeProtocol,
     defaultUser: { kind: options.user, errorRate, errorKinds: errorKinds as InjectedUserError['kind'][] },
-    userModel: model,
-    judgeModel: model,
+    userModel,
+    judgeModel,
     version: VERSION,
     token,
     maxSessions,

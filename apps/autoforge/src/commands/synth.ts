@@ -12,16 +12,17 @@ import type { EnvironmentSpec } from '@autoforge/env-runtime';
 import { synthesizeEnvironment } from '@autoforge/env-synth';
 import { findPolicy, POLICY_FILE } from '@autoforge/env-server';
 import type { ChatModel } from '@autoforge/llm';
-import { createOpenAIChatModel } from '@autoforge/llm';
 import { SingleBar } from 'cli-progress';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
+import type { ModelFlags } from '../llm-options.js';
+import { createEndpointWatch, createRoleModel, requireModelConfig } from '../llm-options.js';
 import { readDatabase } from '../load-data.js';
 import { VERSION } from '../version.js';
 import { loadEnvironmentSpec, loadToolDoc } from './env.js';
 
-/** Options of `autoforge synth`. */
-export interface SynthCommandOptions {
+/** Options of `autoforge synth` (with `--llm`, the model flags of `llm-options.ts`). */
+export interface SynthCommandOptions extends ModelFlags {
   out: string;
   db?: string;
   seed: string;
@@ -153,13 +154,14 @@ export async function synthCommand(file: string, options: SynthCommandOptions, i
   }
 }
 
-/** The chat model for `--llm`: OPENAI_BASE_URL / OPENAI_API_KEY / AUTOFORGE_MODEL, with the response cache. */
+/**
+ * The chat model for `--llm` (`--model`, `--base-url`, `--temperature`, else AUTOFORGE_MODEL,
+ * OPENAI_BASE_URL, OPENAI_API_KEY), with the response cache. A dead endpoint fails the command
+ * at its first request (the model's error propagates: no round is written half-rewritten).
+ */
 function createModel(options: SynthCommandOptions, io: CliIo): ChatModel {
-  if (!io.env.AUTOFORGE_MODEL) {
-    throw new CliError('E_USAGE', '--llm needs a model: set AUTOFORGE_MODEL (and OPENAI_BASE_URL for a local server)');
-  }
-  const cacheDir = options.cache === false ? undefined : resolve(io.cwd, options.cache ?? '.autoforge-cache/llm');
-  return createOpenAIChatModel({ env: io.env, ...(cacheDir ? { cache: { dir: cacheDir } } : {}) });
+  const config = requireModelConfig('agent', options, io, '--llm');
+  return createRoleModel(config, { io, cache: options.cache ?? '.autoforge-cache/llm', watch: createEndpointWatch(), label: 'intent writer' });
 }
 
 /**

@@ -7,7 +7,7 @@ import type { RunDir } from '../run-dir.js';
 import { environmentPool, loadRunDir } from '../run-dir.js';
 import type { TrainRunResult } from '../training.js';
 import type { ALGOS } from '../training.js';
-import { splitTasks, trainReferencePolicy } from '../training.js';
+import { splitTasks, TRAIN_TRAJECTORIES, trainReferencePolicy } from '../training.js';
 import { ablationFigure, ablationTable, summarizeAblation } from '../ablation.js';
 import type { AblationRow } from '../ablation.js';
 import { number } from './rollout.js';
@@ -72,7 +72,9 @@ const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 /**
  * `autoforge train <run-dir>`: trains the offline reference policy with ERPO (or a baseline)
  * on the run's train tasks — rollouts → judge → advantages → update, repeated — and writes
- * `metrics.jsonl` (one line per iteration) and `advantages.jsonl` into the run directory.
+ * `metrics.jsonl` (one line per iteration), `advantages.jsonl` (one line per episode, with its
+ * `iteration`; its `trajectory_id`s name the episodes of `train-trajectories.jsonl`) and
+ * `train-trajectories.jsonl` into the run directory.
  */
 export async function trainCommand(dirArg: string, options: TrainCommandOptions, io: CliIo): Promise<TrainRunResult> {
   const s = settingsOf(options);
@@ -109,7 +111,7 @@ export async function trainCommand(dirArg: string, options: TrainCommandOptions,
       io.stdout(`  iteration ${String(m.iteration).padStart(3)}: train success ${pct(m.successRate)}, masked ${pct(m.maskedShare)}, loss ${m.loss.toExponential(2)}, clip ${(100 * m.clipFraction).toFixed(0)}%${m.heldOutSuccess !== undefined ? `, held-out ${pct(m.heldOutSuccess)}` : ''}\n`);
     }
     io.stdout(`  held-out success: ${pct(result.heldOutBefore)} before → ${pct(result.heldOutAfter)} after training\n`);
-    io.stdout(`  wrote ${dirArg}/metrics.jsonl, ${dirArg}/advantages.jsonl, ${dirArg}/policy.json (the trained weights)\n`);
+    io.stdout(`  wrote ${dirArg}/metrics.jsonl, ${dirArg}/advantages.jsonl (per iteration), ${dirArg}/${TRAIN_TRAJECTORIES} (the episodes it names), ${dirArg}/policy.json (the trained weights)\n`);
     result.policy.dispose();
     return result;
   } finally {

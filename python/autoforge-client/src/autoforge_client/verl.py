@@ -160,6 +160,71 @@ def make_agent_loop_class(base: type, output_cls: Callable[..., Any], metrics_cl
     return AutoForgeAgentLoop
 
 
+def make_tool_class(base: type, response_cls: Optional[Callable[..., Any]] = None, client_factory: Optional[Callable[[str], AutoForgeClient]] = None) -> type:
+    """Builds the AutoForge tool as a subclass of ``base`` (verl's ``BaseTool``), for verl's own
+    tool agent loop (the ``tool_config/<env>.yaml`` that ``autoforge export --format verl``
+    writes names it). Each verl tool instance is one server session of the row's task:
+    ``create(instance_id, task_id=...)`` opens it, ``execute`` sends one call to the server's
+    step route and answers its observation, ``calc_reward`` reads the session's reward and
+    ``release`` closes it. Written against verl's ``verl/tools/base_tool.py`` (``BaseTool``:
+    ``create``, ``execute`` → ``(response, step_reward, metrics)``, ``calc_reward``,
+    ``release``) at the commit the export cites; verl itself cannot be installed here, so the
+    tests run it on a stand-in base class that makes the same calls.
+    """
+
+    class AutoForgeTool(base):  # type: ignore[misc, valid-type]
+        def __init__(self, config: Any, tool_schema: Any):
+            super().__init__(config, tool_schema)
+            url = _config_get(config, "server_url", None)
+            if not url:
+                raise ValueError("AutoForgeTool: the tool config needs server_url")
+            self._client = (client_factory or AutoForgeClient)(str(url))
+            function = tool_schema["function"] if isinstance(tool_schema, dict) else getattr(tool_schema, "function")
+            self._tool_name = function["name"] if isinstance(function, dict) else getattr(function, "name")
+            self._sessions: Dict[str, str] = {}
+
+        async def create(self, instance_id: Optional[str] = None, **kwargs: Any) -> Any:
+            task_id = kwargs.get("task_id") or (kwargs.get("create_kwargs") or {}).get("task_id")
+            if not task_id:
+                raise ValueError("AutoForgeTool.create: task_id is required (the row's extra_info.task_id)")
+            session = self._client.open_session(str(task_id))
+            key = instance_id or session["sessionId"]
+            self._sessions[key] = session["sessionId"]
+            return key
+
+        async def execute(self, instance_id: str, parameters: Dict[str, Any], **kwargs: Any) -> Tuple[Any, float, Dict[str, Any]]:
+            result = self._client.step(self._sessions[instance_id], self._tool_name, parameters)
+            text = result.get("observation") if isinstance(result, dict) else None
+            if not isinstance(text, str):
+                text = json.dumps(result.get("output") if isinstance(result, dict) and "output" in result else result)
+            response = response_cls(text=text) if response_cls is not None else text
+            return response, 0.0, {"ok": bool(result.get("ok", True)) if isinstance(result, dict) else True}
+
+        async def calc_reward(self, instance_id: str, **kwargs: Any) -> float:
+            return float(self._client.reward(self._sessions[instance_id]).get("reward", 0.0))
+
+        async def release(self, instance_id: str, **kwargs: Any) -> None:
+            session = self._sessions.pop(instance_id, None)
+            if session is not None:
+                self._client.close_session(session)
+
+    AutoForgeTool.__name__ = "AutoForgeTool"
+    return AutoForgeTool
+
+
+def _tool_with_verl() -> Optional[type]:
+    try:
+        from verl.tools.base_tool import BaseTool  # type: ignore[import-not-found]
+        from verl.tools.schemas import ToolResponse  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return make_tool_class(BaseTool, ToolResponse)
+
+
+AutoForgeTool = _tool_with_verl()
+"""The verl tool (``class_name: autoforge_client.verl.AutoForgeTool``), or ``None`` without verl."""
+
+
 def _register_with_verl() -> Optional[type]:
     try:
         from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopMetrics, AgentLoopOutput, register  # type: ignore[import-not-found]
