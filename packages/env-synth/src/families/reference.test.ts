@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, JsonSchemaObject, ToolDoc, ToolResult } from '@autoforge/core';
+import type { JsonObject, ToolDoc, ToolResult } from '@autoforge/core';
 import { createEnvironment } from '@autoforge/env-runtime';
 import { synthesizeEnvironment } from '../synthesize-environment.js';
-
-function tool(name: string, description: string, properties: Record<string, JsonSchemaObject>, required: string[], outputSchema?: JsonSchemaObject) {
-  return {
-    name,
-    description,
-    parameters: { type: 'object' as const, properties, required },
-    source: { format: 'openai-chat' as const, pointer: `/${name}` },
-    ...(outputSchema !== undefined ? { outputSchema } : {}),
-  };
-}
+import { tool } from './test-tools.js';
 
 const str = { type: 'string' } as const;
 const num = { type: 'number' } as const;

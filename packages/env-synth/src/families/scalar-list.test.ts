@@ -3,16 +3,7 @@ import type { JsonObject, JsonSchemaObject, JsonValue, ToolDoc, ToolResult } fro
 import type { EnvironmentSpec } from '@autoforge/env-runtime';
 import { createEnvironmentSync } from '@autoforge/env-runtime';
 import { synthesizeEnvironment } from '../synthesize-environment.js';
-
-function tool(name: string, description: string, properties: Record<string, JsonSchemaObject>, required: string[], outputSchema?: JsonSchemaObject) {
-  return {
-    name,
-    description,
-    parameters: { type: 'object' as const, properties, required },
-    source: { format: 'openai-chat' as const, pointer: `/${name}` },
-    ...(outputSchema !== undefined ? { outputSchema } : {}),
-  };
-}
+import { tool } from './test-tools.js';
 
 const STRINGS: JsonSchemaObject = { type: 'array', items: { type: 'string' } };
 

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, JsonSchemaObject, JsonValue, ToolDoc, ToolResult } from '@autoforge/core';
+import type { JsonObject, JsonValue, ToolDoc, ToolResult } from '@autoforge/core';
 import type { EnvironmentSpec } from '@autoforge/env-runtime';
 import { createEnvironmentSync } from '@autoforge/env-runtime';
 import { synthesizeEnvironment } from '../synthesize-environment.js';
-
-function tool(name: string, description: string, properties: Record<string, JsonSchemaObject>, required: string[], outputSchema?: JsonSchemaObject) {
-  return {
-    name,
-    description,
-    parameters: { type: 'object' as const, properties, required },
-    source: { format: 'openai-chat' as const, pointer: `/${name}` },
-    ...(outputSchema !== undefined ? { outputSchema } : {}),
-  };
-}
+import { tool } from './test-tools.js';
 
 /** A members' forum: a login, a status tool, a read anyone may call and writes that need a session. */
 const forum: ToolDoc = {

@@ -5,16 +5,7 @@ import type { EnvironmentSpec } from '@autoforge/env-runtime';
 import { createEnvironmentSync } from '@autoforge/env-runtime';
 import { synthesizeEnvironment } from '../synthesize-environment.js';
 import { enumValues, stem, valueNamed } from './settings.js';
-
-function tool(name: string, description: string, properties: Record<string, JsonSchemaObject>, required: string[], outputSchema?: JsonSchemaObject) {
-  return {
-    name,
-    description,
-    parameters: { type: 'object' as const, properties, required },
-    source: { format: 'openai-chat' as const, pointer: `/${name}` },
-    ...(outputSchema !== undefined ? { outputSchema } : {}),
-  };
-}
+import { tool } from './test-tools.js';
 
 const obj = (properties: Record<string, JsonSchemaObject>): JsonSchemaObject => ({ type: 'object', properties });
 const ON_OFF: JsonSchemaObject = { type: 'string', enum: ['on', 'off'] };
