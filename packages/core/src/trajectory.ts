@@ -27,7 +27,7 @@ export interface ToolStep {
 
 /** A simulated-user error injected on purpose (ground truth for the judge). */
 export interface InjectedUserError {
-  kind: 'wrong_fact' | 'contradiction' | 'early_stop' | 'invented_requirement';
+  kind: 'wrong_fact' | 'contradiction' | 'early_stop' | 'invented_requirement' | 'withheld_fact';
   /** Index of the user message that carries it. */
   messageIndex: number;
   /** What was changed (fact key, the wrong value, …). */

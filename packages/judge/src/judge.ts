@@ -4,7 +4,7 @@ import type { InjectedUserError, Task, Trajectory, Verdict } from '@autoforge/co
 export type UserErrorKind = InjectedUserError['kind'];
 
 /** Every kind of simulated-user error, in a fixed order (verdict `kinds` follow it). */
-export const USER_ERROR_KINDS: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement'];
+export const USER_ERROR_KINDS: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement', 'withheld_fact'];
 
 /**
  * A judge: reads one finished episode and its task and says whether the simulated user spoiled

@@ -76,8 +76,10 @@ describe('createRuleJudge', () => {
   it('wrong_fact: a value that differs from the task’s, quoted or not, whatever the subject’s wording', async () => {
     const m = clean();
     m[2] = u(`${said(email)} ${said(zip, '10180')}`);
-    const v = await verdictOf(m);
+    const v = await verdictOf(m, { reward: 0 });
     expect(v).toMatchObject({ userError: true, kinds: ['wrong_fact'], blame: 'user' });
+    // The same deviation in a successful episode changed nothing: found, not masked.
+    expect(await verdictOf(m)).toMatchObject({ userError: false, kinds: ['wrong_fact'], blame: 'none' });
     expect(v.evidence).toEqual([{ messageIndex: 2, note: 'wrong_fact: the user said "zip" is "10180"; the task says "10108"' }]);
     m[2] = u('Sure, my email address is "ada.lovelace1851@example.com" and my zip is 10108.');
     expect((await verdictOf(m)).kinds).toEqual(['wrong_fact']);
@@ -100,7 +102,7 @@ describe('createRuleJudge', () => {
       m[4] = u(`${said(reason)} Sorry, I misspoke: my zip is "${second}".`);
       const v = await verdictOf(m);
       expect(v.kinds).toEqual(['contradiction']);
-      expect(v.evidence.map((e) => e.messageIndex)).toEqual([4]);
+      expect(v.evidence.filter((e) => e.note.startsWith('contradiction')).map((e) => e.messageIndex)).toEqual([4]);
     }
     // Saying the same value twice is no contradiction.
     const m = clean();
@@ -161,23 +163,71 @@ describe('createRuleJudge', () => {
     expect((await verdictOf(answered, {}, readTask)).kinds).toEqual([]);
   });
 
-  it('invented_requirement: a demand about things absent from the task and the dialogue', async () => {
+  it('no word-novelty rule: a demand with new words is not an error by itself', async () => {
     const m = clean();
     m[4] = u(`${said(reason)} Please also refund the shipping fee to my card.`);
-    const v = await verdictOf(m);
-    expect(v.kinds).toEqual(['invented_requirement']);
-    expect(v.evidence[0]).toEqual({ messageIndex: 4, note: 'invented_requirement: the user asked for something the task does not contain: "Please also refund the shipping fee to my card."' });
-    // Paraphrases, confirmations and prompts are not requirements.
-    for (const text of ['Yes, please go ahead.', 'Could you tell me what you found?', 'Please cancel the pending order, I no longer need it.', 'Can you also check the order status?']) {
-      const n = clean();
-      n[4] = u(`${said(reason)} ${text}`);
-      expect((await verdictOf(n)).kinds, text).toEqual([]);
-    }
-    // Echoing what the agent offered is not inventing.
-    const echoed = clean();
-    echoed[3] = a(`${askForFacts([reason])} We can also refund the shipping fee to your card.`);
-    echoed[4] = u(`${said(reason)} Please also refund the shipping fee to my card.`);
-    expect((await verdictOf(echoed)).kinds).toEqual([]);
+    expect((await verdictOf(m)).kinds).toEqual([]);
+    expect((await verdictOf(m, { reward: 0 })).userError).toBe(false);
+  });
+
+  const step = (messageIndex: number, name: string, args: object, ok = true): ToolStep => ({
+    messageIndex,
+    call: { id: `c${messageIndex}`, name, arguments: JSON.stringify(args) },
+    result: ok ? { ok: true, output: {} } : { ok: false, error: { code: 'tool_error', message: 'no such record' } },
+    durationMs: 0,
+  });
+  const idTask: Task = {
+    ...task,
+    id: 'shop/t3',
+    intent: 'Your user id is ada_lovelace_1815. You want to cancel order #W2378156 because it is no longer needed.',
+    userFacts: [],
+    goldCalls: [
+      { name: 'get_user_details', arguments: { user_id: 'ada_lovelace_1815' } },
+      { name: 'cancel_pending_order', arguments: { order_id: '#W2378156', amount: 120 } },
+    ],
+  };
+
+  it('withheld_fact: asked for a value its instruction gives, the user never gives it; masked only on failure', async () => {
+    const m = [u('I want to cancel an order.'), a('Sure. What is your user ID?'), u("I don't have it with me right now."), a('I need your user ID to continue.'), stop('I will come back later.')];
+    const failed = await verdictOf(m, { reward: 0 }, idTask);
+    expect(failed).toMatchObject({ userError: true, blame: 'user' });
+    expect(failed.kinds).toContain('withheld_fact');
+    expect(failed.evidence[0]?.messageIndex).toBe(2);
+    const succeeded = await verdictOf(m, { reward: 1 }, idTask);
+    expect(succeeded).toMatchObject({ userError: false, blame: 'none' });
+    expect(succeeded.kinds).toContain('withheld_fact');
+    // Given, or obtained by the agent some other way: no finding.
+    const given = [u('I want to cancel an order.'), a('What is your user ID?'), u('It is ada_lovelace_1815.'), a('Thanks.'), stop('Bye.')];
+    expect((await verdictOf(given, { reward: 0 }, idTask)).kinds).toEqual([]);
+    const found = [...m.slice(0, 3), { role: 'assistant', content: null, toolCalls: [{ id: 'c3', name: 'find_user_id_by_name', arguments: '{}' }] } as Message, stop('Bye.')];
+    expect((await verdictOf(found, { reward: 0, steps: [step(3, 'get_user_details', { user_id: 'ada_lovelace_1815' })] }, idTask)).kinds).toEqual([]);
+  });
+
+  it('invented_requirement: a value the task does not hold, which the agent then used', async () => {
+    const m = [u('Cancel my order please, user ada_lovelace_1815.'), a('Which order?'), u('Order #W9999999, and add passenger born 1988-04-10.'), a('Done.'), stop('Thanks.')];
+    const v = await verdictOf(m, { reward: 0, steps: [step(3, 'add_passenger', { dob: '1988-04-10' }, false)] }, idTask);
+    expect(v).toMatchObject({ userError: true, kinds: ['invented_requirement'] });
+    expect(v.evidence[0]?.note).toContain('1988-04-10');
+    // Used where the instruction gives another value: a wrong fact instead.
+    const w = await verdictOf(m, { reward: 0, steps: [step(3, 'cancel_pending_order', { order_id: '#W9999999', amount: 120 }, false)] }, idTask);
+    expect(w.kinds).toEqual(['wrong_fact']);
+    // Not used by the agent: immaterial.
+    expect((await verdictOf(m, { reward: 0 }, idTask)).kinds).toEqual([]);
+  });
+
+  it('wrong_fact: the agent used the user’s value where the instruction gives another', async () => {
+    const m = [u('I am ada_lovelace_1815 and I want to cancel order #W1111111.'), a('Cancelling.'), stop('Thanks.')];
+    const v = await verdictOf(m, { reward: 0, steps: [step(1, 'cancel_pending_order', { order_id: '#W1111111', amount: 120 })] }, idTask);
+    expect(v.kinds).toContain('wrong_fact');
+    expect(v.userError).toBe(true);
+  });
+
+  it('early_stop: the user walked away from the action the task needs while it was on offer', async () => {
+    const offer = a('I can cancel order #W2378156 and refund $120. Would you like me to proceed?');
+    const walked = [u('Cancel my order, user ada_lovelace_1815.'), offer, u("I'm not sure, let me think about it."), stop('Never mind.')];
+    expect(await verdictOf(walked, { reward: 0 }, idTask)).toMatchObject({ userError: true, kinds: ['early_stop'] });
+    const accepted = [u('Cancel my order, user ada_lovelace_1815.'), offer, u('Yes, please go ahead.'), stop('Thanks.')];
+    expect(await verdictOf(accepted, { reward: 0 }, idTask)).toMatchObject({ userError: false, blame: 'agent' });
   });
 
   it('blames the environment for failed episodes with environment-side tool failures, else the agent', async () => {
@@ -203,7 +253,6 @@ describe('createRuleJudge', () => {
 
   it('rejects a task that is not the trajectory’s, and bad options', async () => {
     await expect(judge.judge(trajectory(clean()), readTask)).rejects.toThrow(JudgeError);
-    expect(() => createRuleJudge({ minNovelWords: -1 })).toThrow(/minNovelWords/);
     expect(createRuleJudge({ name: 'rules-v2' }).name).toBe('rules-v2');
   });
 });

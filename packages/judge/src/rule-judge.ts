@@ -1,18 +1,15 @@
 import type { Blame, Message, Task, ToolStep, Trajectory, UserFact, Verdict, VerdictEvidence } from '@autoforge/core';
-import { contentWords, isRequestSentence, readRequests, splitSentences, taskVocabulary, USER_STOP_TOKEN } from '@autoforge/core';
+import { isRequestSentence, readRequests, splitSentences, USER_STOP_TOKEN } from '@autoforge/core';
 import { JudgeError } from './error.js';
 import { factClaims, normalizeValue, resolveSubject } from './fact-claims.js';
 import type { Judge, UserErrorKind } from './judge.js';
 import { USER_ERROR_KINDS } from './judge.js';
+import { taskFindings } from './task-checks.js';
 
 /** Options of {@link createRuleJudge}. */
 export interface RuleJudgeOptions {
   /** The judge's name in verdicts. Default `"rule"`. */
   name?: string;
-  /** New content words a demand needs to count as an invented requirement. Default `2`. */
-  minNovelWords?: number;
-  /** Share of a demand's content words that must be new. Default `0.5`. */
-  minNovelShare?: number;
 }
 
 /** One user error the rule judge found. */
@@ -20,9 +17,10 @@ interface Finding {
   kind: UserErrorKind;
   messageIndex: number;
   note: string;
+  /** `helped`: the episode succeeded because of it; `hindered`: it can explain a failure. */
+  effect?: 'hindered' | 'helped';
 }
 
-const DEMAND = /\b(i need|i want|i'd like|i would like|i also|please|also|make sure|can you|could you|i expect|i demand|i require|i insist)\b/i;
 const INABILITY =
   /\b(don't know|do not know|dont know|not sure|no idea|can't (help|answer|tell|say|remember|find)|cannot (help|answer|tell|say|remember|find)|don't have (that|this|it|the|any)|do not have|unable to|don't remember|do not remember)\b/i;
 const ENV_MESSAGE =
@@ -134,25 +132,6 @@ function earlyStopFinding(trajectory: Trajectory, task: Task): Finding | undefin
   return undefined;
 }
 
-/** invented_requirement: a demand whose content words are mostly absent from the task and the dialogue so far. */
-function inventedFindings(messages: readonly Message[], task: Task, minNovel: number, minShare: number): Finding[] {
-  const known = taskVocabulary(task);
-  const out: Finding[] = [];
-  messages.forEach((m, messageIndex) => {
-    if (m.role === 'assistant' && m.content) for (const w of contentWords(m.content)) known.add(w);
-    if (m.role !== 'user') return;
-    for (const sentence of splitSentences(m.content.replace(USER_STOP_TOKEN, ''))) {
-      if (!DEMAND.test(sentence) || factClaims(sentence).length > 0) continue;
-      const words = contentWords(sentence);
-      const novel = [...new Set(words.filter((w) => !known.has(w)))];
-      if (novel.length >= minNovel && novel.length / new Set(words).size >= minShare) {
-        out.push({ kind: 'invented_requirement', messageIndex, note: `the user asked for something the task does not contain: "${sentence}"` });
-      }
-    }
-  });
-  return out;
-}
-
 function isEnvironmentFailure(step: ToolStep): boolean {
   if (step.result.ok) return false;
   const { code, message } = step.result.error;
@@ -160,38 +139,31 @@ function isEnvironmentFailure(step: ToolStep): boolean {
   return code === 'tool_error' && ENV_MESSAGE.test(message);
 }
 
-function option(fallback: number, value: number | undefined, name: string, integer: boolean): number {
-  const v = value ?? fallback;
-  if (!(typeof v === 'number' && Number.isFinite(v) && v >= 0 && (!integer || Number.isInteger(v)))) {
-    throw new JudgeError('E_OPTIONS', `createRuleJudge: \`${name}\` must be a non-negative ${integer ? 'integer' : 'number'}, got ${String(value)}`);
-  }
-  return v;
-}
 
 /**
  * A judge without a model. It decides only from the dialogue and the task — never from
- * `trajectory.injectedUserErrors`, the ground truth it is scored against:
- * - `wrong_fact`: the user states (`my X is …`) a value for a fact that differs from the task's;
- *   `contradiction` instead when a later message changes what the user first said about that
- *   fact (whichever of the two values is true) — more distinct values than the task has, one
- *   of them wrong. Subjects are matched to facts by their words (exactly, else by key, else by
- *   word overlap); facts that share a subject are judged together;
- * - `early_stop`: the user stopped right after the agent asked something (a fact, a
- *   confirmation, a question) without saying it cannot answer, or stopped before a required
- *   output appeared without ever asking for it;
- * - `invented_requirement`: a user sentence that demands something ("I need", "please",
- *   "also"…) whose content words are mostly absent from the task and from what the agent said.
+ * `trajectory.injectedUserErrors`, the ground truth it is scored against. No word-novelty rule.
  *
- * Blame: `user` when it finds a user error (or the user simulator failed); else `environment`
- * when the reward is below 1 and a tool failed on the environment's side (time-out, memory
- * limit, invalid output, internal-looking tool error); else `agent` when the reward is below 1;
- * else `none`. Deterministic.
+ * From the task (`taskFindings`: the instruction's values, the gold calls, the agent's executed
+ * calls): `withheld_fact` (asked for a value the instruction gives, the user answered without
+ * it), `wrong_fact` / `contradiction` (the agent used the user's value where the instruction
+ * gives the gold's), `invented_requirement` (a value the task does not hold that the agent then
+ * used), `early_stop` (the user walked away from the needed action while it was on offer).
+ * From the user's statements of its `userFacts`: `wrong_fact` and `contradiction` (`my X is …`
+ * against the fact's value), and `early_stop` (stopped right after the agent asked something,
+ * or before a required output without asking for it).
  *
- * @throws JudgeError `E_OPTIONS` for bad options, or when the task is not the trajectory's.
+ * Causality: `kinds` and `evidence` list every deviation; `userError` counts them for a failed
+ * episode, and for a successful one only when its success rests on one.
+ *
+ * Blame: `user` when `userError` (or the user simulator failed); else `environment` when the
+ * reward is below 1 and a tool failed on the environment's side (time-out, memory limit,
+ * invalid output, internal-looking tool error); else `agent` when the reward is below 1; else
+ * `none`. Deterministic.
+ *
+ * @throws JudgeError `E_OPTIONS` when the task is not the trajectory's.
  */
 export function createRuleJudge(options: RuleJudgeOptions = {}): Judge {
-  const minNovel = option(2, options.minNovelWords, 'minNovelWords', true);
-  const minShare = option(0.5, options.minNovelShare, 'minNovelShare', false);
   const name = options.name ?? 'rule';
   return {
     name,
@@ -199,10 +171,11 @@ export function createRuleJudge(options: RuleJudgeOptions = {}): Judge {
       if (task.id !== trajectory.taskId) {
         return Promise.reject(new JudgeError('E_OPTIONS', `${name}: trajectory ${trajectory.id} is of task ${trajectory.taskId}, not ${task.id}`));
       }
-      const findings: Finding[] = [
-        ...factFindings(trajectory.messages, task.userFacts),
-        ...inventedFindings(trajectory.messages, task, minNovel, minShare),
-      ];
+      const stated = factFindings(trajectory.messages, task.userFacts);
+      // What the user's statements already show is not found again from the agent's calls.
+      const shown = stated.map((f) => f.note.toLowerCase());
+      const fromTask = taskFindings(trajectory, task).filter((f) => f.value === undefined || !shown.some((n) => n.includes(`"${f.value?.toLowerCase() ?? ''}"`)));
+      const findings: Finding[] = [...stated, ...fromTask];
       const early = earlyStopFinding(trajectory, task);
       if (early) findings.push(early);
       const evidence: VerdictEvidence[] = findings
@@ -210,11 +183,18 @@ export function createRuleJudge(options: RuleJudgeOptions = {}): Judge {
         .map((f) => ({ messageIndex: f.messageIndex, note: `${f.kind}: ${f.note}` }));
       const kinds = USER_ERROR_KINDS.filter((k) => findings.some((f) => f.kind === k));
       const simulatorFailed = trajectory.termination === 'user_error';
+      // Causality: a deviation masks a failed episode (it can explain the failure); a successful
+      // one only when its success rests on the deviation.
+      const failed = trajectory.reward < 1;
+      const spoiling = findings.filter((f) => (failed ? f.effect !== 'helped' : f.effect === 'helped'));
+      if (!failed && findings.length > 0) {
+        evidence.push({ messageIndex: Math.max(0, trajectory.messages.length - 1), note: 'the episode succeeded: these deviations did not change the outcome' });
+      }
       if (simulatorFailed) {
         const note = `the user simulator failed${typeof trajectory.metadata.error === 'string' ? `: ${trajectory.metadata.error}` : ''}`;
         evidence.push({ messageIndex: Math.max(0, trajectory.messages.length - 1), note });
       }
-      const userError = kinds.length > 0 || simulatorFailed;
+      const userError = spoiling.length > 0 || simulatorFailed;
       let blame: Blame = 'none';
       if (userError) blame = 'user';
       else if (trajectory.reward < 1) blame = trajectory.steps.some(isEnvironmentFailure) ? 'environment' : 'agent';

@@ -26,7 +26,7 @@ export interface JudgeScore {
   missing: string[];
   /** Per kind: a trajectory is positive iff an error of that kind was injected; predicted iff the kind is in `verdict.kinds`. */
   perKind: Record<UserErrorKind, PrecisionRecall>;
-  /** Micro-average over the four kinds (counts summed). */
+  /** Micro-average over the kinds (counts summed). */
   overall: PrecisionRecall;
   /** Episode level: positive iff any error was injected; predicted iff `verdict.userError`. */
   userError: PrecisionRecall;
@@ -75,4 +75,71 @@ export function scoreJudge(verdicts: readonly Verdict[], trajectories: readonly 
   const sum = (i: number) => USER_ERROR_KINDS.reduce((s, k) => s + (counts[k][i] as number), 0);
   const [tp, fp, fn, tn] = episode as [number, number, number, number];
   return { scored, missing, perKind, overall: rates(sum(0), sum(1), sum(2), sum(3)), userError: rates(tp, fp, fn, tn) };
+}
+
+/** A hand label of one episode (the format of `judge-real/labels.json`). */
+export interface EpisodeLabel {
+  trajectoryId: string;
+  /** The episode's reward. */
+  reward: number;
+  /**
+   * `user`: the simulated user's deviation caused the failure; `agent`: the failure is the
+   * agent's; `ambiguous`: both, or an underspecified task (not scored); `none` and
+   * `user_harmless`: successful episodes (with or without a deviation that changed nothing).
+   */
+  label: 'user' | 'agent' | 'ambiguous' | 'none' | 'user_harmless';
+}
+
+/** How well verdicts agree with hand labels of real dialogues. */
+export interface LabelScore {
+  /** On failed episodes: `user` positive, `agent` negative, predicted iff `verdict.userError`. */
+  failed: PrecisionRecall;
+  /** Successful episodes (`none`, `user_harmless`) with a verdict. */
+  successful: number;
+  /** Of those, how many the verdicts mask (`userError`), and their ids. */
+  masked: number;
+  maskedIds: string[];
+  /** Failed episodes labelled `ambiguous` (left out). */
+  ambiguous: number;
+  /** Labelled episodes without a verdict. */
+  missing: string[];
+  /** The ids behind the false positives and false negatives, for reading. */
+  falsePositiveIds: string[];
+  falseNegativeIds: string[];
+}
+
+/**
+ * Scores verdicts against hand labels of real dialogues: precision and recall of `userError`
+ * for `user` against `agent` on failed episodes (`ambiguous` left out), and the share of
+ * successful episodes masked — every one of those a good training sample thrown away.
+ */
+export function scoreJudgeOnLabels(verdicts: readonly Verdict[], labels: readonly EpisodeLabel[]): LabelScore {
+  const byId = new Map(verdicts.map((v) => [v.trajectoryId, v]));
+  const c = [0, 0, 0, 0];
+  const out: LabelScore = { failed: rates(0, 0, 0, 0), successful: 0, masked: 0, maskedIds: [], ambiguous: 0, missing: [], falsePositiveIds: [], falseNegativeIds: [] };
+  for (const l of labels) {
+    const v = byId.get(l.trajectoryId);
+    if (!v) {
+      out.missing.push(l.trajectoryId);
+      continue;
+    }
+    if (l.label === 'none' || l.label === 'user_harmless') {
+      out.successful += 1;
+      if (v.userError) {
+        out.masked += 1;
+        out.maskedIds.push(l.trajectoryId);
+      }
+    } else if (l.label === 'ambiguous') {
+      out.ambiguous += 1;
+    } else {
+      const truth = l.label === 'user';
+      const i = truth ? (v.userError ? 0 : 2) : v.userError ? 1 : 3;
+      c[i] = (c[i] as number) + 1;
+      if (truth && !v.userError) out.falseNegativeIds.push(l.trajectoryId);
+      if (!truth && v.userError) out.falsePositiveIds.push(l.trajectoryId);
+    }
+  }
+  const [tp, fp, fn, tn] = c as [number, number, number, number];
+  out.failed = rates(tp, fp, fn, tn);
+  return out;
 }

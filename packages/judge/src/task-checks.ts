@@ -1,0 +1,293 @@
+import type { JsonValue, Message, Task, ToolStep, Trajectory } from '@autoforge/core';
+import { isJsonObject } from '@autoforge/core';
+import type { UserErrorKind } from './judge.js';
+
+/**
+ * Checks that read a dialogue against its task — the instruction's own values, the gold calls
+ * and what the agent executed — rather than against the phrasing of any user simulator. They
+ * find what real simulated users do (see `judge-real` in the benchmarks): withholding a value the
+ * instruction gives, inventing values the agent then acts on, letting a value that contradicts
+ * the instruction into the agent's calls, and stopping while the agent offers the very action the
+ * task needs.
+ */
+
+/** One deviation of the user from its task, and whether it plausibly changed the outcome. */
+export interface TaskFinding {
+  kind: UserErrorKind;
+  /** The user message that decides it. */
+  messageIndex: number;
+  note: string;
+  /**
+   * How it bears on the outcome: `hindered` when it plausibly kept the agent from the gold
+   * (counted only for failed episodes), `helped` when the episode succeeded because of it.
+   */
+  effect: 'hindered' | 'helped';
+  /** The value at issue, as written, where there is one. */
+  value?: string;
+}
+
+/**
+ * Value-like tokens: snake-case ids ending in digits (`mia_li_3668`), codes of 5 to 10 capital
+ * letters and digits with at least one of each (`K1NW8N`), `#`-prefixed ids (`#W2378156`),
+ * emails, ISO dates.
+ */
+const VALUE_PATTERN = /#[A-Za-z]*\d{3,}\b|\b[a-z][a-z]*(?:_[a-z]+)*_\d{2,}\b|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\b\d{4}-\d{2}-\d{2}\b|\b[A-Z0-9]{5,10}\b/g;
+
+/** The value-like tokens of a text, in order, without repeats (codes need a letter and a digit). */
+export function valueTokens(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(VALUE_PATTERN)) {
+    const v = match[0];
+    if (/^[A-Z0-9]+$/.test(v) && !(/[A-Z]/.test(v) && /\d/.test(v))) continue;
+    if (!out.includes(v)) out.push(v);
+  }
+  return out;
+}
+
+function scalarStrings(value: JsonValue, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (typeof value === 'number') out.push(String(value));
+  else if (Array.isArray(value)) for (const v of value) scalarStrings(v, out);
+  else if (isJsonObject(value)) for (const v of Object.values(value)) scalarStrings(v, out);
+  return out;
+}
+
+/** Every (key, scalar value) pair of a call's arguments, nested keys by their last name. */
+function keyedScalars(value: JsonValue, key = '', out: [string, string][] = []): [string, string][] {
+  if (typeof value === 'string' || typeof value === 'number') out.push([key, String(value)]);
+  else if (Array.isArray(value)) for (const v of value) keyedScalars(v, key, out);
+  else if (isJsonObject(value)) for (const [k, v] of Object.entries(value)) keyedScalars(v, k, out);
+  return out;
+}
+
+function parseArgs(step: ToolStep): JsonValue {
+  try {
+    return JSON.parse(step.call.arguments) as JsonValue;
+  } catch {
+    return step.call.arguments;
+  }
+}
+
+function sameJson(a: JsonValue, b: JsonValue): boolean {
+  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+}
+
+function sortKeys(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (isJsonObject(value)) {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys(value[k] as JsonValue)]),
+    );
+  }
+  return value;
+}
+
+const lower = (s: string): string => s.toLowerCase();
+
+/** A short word-like value (`business`, `JFK`, `one_way`): something a user names, not free text. */
+function isWordValue(v: string): boolean {
+  return /^[A-Za-z][A-Za-z_-]{2,19}$/.test(v);
+}
+const textOf = (m: Message): string => (m.role === 'assistant' ? (m.content ?? '') : m.content);
+
+/** True when `text` mentions `value` as a whole token (numbers also as `$50`, `50.00`). */
+function mentions(text: string, value: string): boolean {
+  const t = lower(text);
+  const v = lower(value);
+  if (/^\d+(\.\d+)?$/.test(v)) {
+    const n = Number(v);
+    for (const m of t.replace(/,/g, '').matchAll(/\d+(?:\.\d+)?/g)) if (Number(m[0]) === n) return true;
+    return false;
+  }
+  let from = 0;
+  for (;;) {
+    const i = t.indexOf(v, from);
+    if (i < 0) return false;
+    const before = t[i - 1];
+    const after = t[i + v.length];
+    if ((before === undefined || !/[a-z0-9_]/.test(before)) && (after === undefined || !/[a-z0-9_]/.test(after))) return true;
+    from = i + 1;
+  }
+}
+
+/** The words of an argument name (`user_id` → user, id; `reservationId` → reservation, id). */
+function nameWords(key: string): string[] {
+  return key
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
+}
+
+/** The values the task itself gives the user: the instruction's value tokens and the facts. */
+function instructionValues(task: Task): Set<string> {
+  const out = new Set(valueTokens(task.intent).map(lower));
+  // Codes of capitals only (a reservation `IFOYYZ`) count when the instruction gives them.
+  for (const m of task.intent.matchAll(/\b[A-Z]{5,10}\b/g)) out.add(lower(m[0]));
+  for (const fact of task.userFacts) for (const v of scalarStrings(fact.value)) out.add(lower(v));
+  return out;
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** True when an ISO date token was said before in words ("May 17", "17 May", "5/17"). */
+function saidAsDate(said: string, token: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(token);
+  if (!m) return false;
+  const month = MONTHS[Number(m[2]) - 1];
+  const day = String(Number(m[3]));
+  if (month === undefined) return false;
+  const short = month.slice(0, 3);
+  return new RegExp(`\\b(${month}|${short})\\.?\\s+${day}(st|nd|rd|th)?\\b|\\b${day}(st|nd|rd|th)?\\s+(of\\s+)?(${month}|${short})\\b|\\b${Number(m[2])}/${day}\\b`).test(said);
+}
+
+const AFFIRM = /^\s*(yes|yeah|yep|sure|ok(ay)?|great|perfect|please (do|proceed|go ahead)|go ahead|proceed|let's (do|go|proceed)|that (works|sounds good)|sounds good|i confirm|confirm(ed)?)\b/i;
+
+/**
+ * The findings of one episode:
+ * - `withheld_fact`: the agent asked for a value the instruction gives and a gold call needs
+ *   (asked by the words of the gold argument's name), the user never gave it, and the agent
+ *   never got it any other way (no call of the agent carries it);
+ * - `invented_requirement`: the user brought a value (id, code, email, date) that neither the
+ *   instruction nor anything said before holds, that no gold call uses, and the agent put it
+ *   into a call;
+ * - `wrong_fact`: the agent called a gold tool with a value the user had given for an argument
+ *   where the gold has another value, and the instruction gives the gold's value, not the user's;
+ * - `early_stop`: the user stopped while an action the task needs was on offer — an agent
+ *   question naming the action's own values (amounts, flight numbers, codes) — without
+ *   accepting it, and the action never ran.
+ */
+export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] {
+  const { messages, steps } = trajectory;
+  const known = instructionValues(task);
+  const gold = task.goldCalls;
+  const goldScalars = new Set(gold.flatMap((g) => scalarStrings(g.arguments)).map(lower));
+  const executed = steps.map((s) => ({ step: s, args: parseArgs(s) }));
+  const usedValues = executed.flatMap((e) => scalarStrings(e.args)).map(lower);
+  const userIndices = messages.flatMap((m, i) => (m.role === 'user' ? [i] : []));
+  const userText = (from = 0, to = messages.length): string =>
+    userIndices
+      .filter((i) => i >= from && i < to)
+      .map((i) => textOf(messages[i] as Message))
+      .join('\n');
+  const allUserText = userText();
+  const out: TaskFinding[] = [];
+
+  // withheld_fact
+  const reported = new Set<string>();
+  for (const call of gold) {
+    for (const [key, value] of keyedScalars(call.arguments)) {
+      const v = lower(value);
+      if (reported.has(v) || !known.has(v) || !valueTokens(value).length) continue;
+      if (mentions(allUserText, value) || usedValues.some((u) => u === v || u.includes(v))) continue;
+      const words = nameWords(key);
+      if (words.length === 0) continue;
+      // The agent holding some value for the argument (the user's, right or wrong) is another matter.
+      if (executed.some((e) => keyedScalars(e.args).some(([k]) => k === key))) continue;
+      const askedAt = messages.findIndex((m) => m.role === 'assistant' && words.every((w) => lower(textOf(m)).includes(w)));
+      if (askedAt < 0) continue;
+      const answer = userIndices.find((i) => i > askedAt);
+      // A user who answers the request by leaving stopped early; withholding is answering without it.
+      if (answer === undefined || answer === userIndices[userIndices.length - 1]) continue;
+      reported.add(v);
+      out.push({
+        kind: 'withheld_fact',
+        messageIndex: answer,
+        note: `the agent asked for the ${words.join(' ')} (message ${askedAt}); the instruction gives "${value}", which the user never gave and the agent never obtained`,
+        effect: 'hindered',
+      });
+    }
+  }
+
+  // invented_requirement (invented values) and wrong_fact (contradicting values), by user message
+  let said = lower(task.intent);
+  const inventedSeen = new Set<string>();
+  messages.forEach((m, i) => {
+    const text = textOf(m);
+    if (m.role === 'user') {
+      for (const token of valueTokens(text)) {
+        const v = lower(token);
+        if (inventedSeen.has(v) || said.includes(v) || known.has(v) || goldScalars.has(v) || saidAsDate(said, token)) continue;
+        const using = executed.find((e) => e.step.messageIndex > i && scalarStrings(e.args).some((s) => lower(s) === v || lower(s).includes(v)));
+        if (using === undefined) continue;
+        inventedSeen.add(v);
+        out.push({
+          kind: 'invented_requirement',
+          messageIndex: i,
+          note: `the user brought "${token}", which the task does not hold, and the agent used it in ${using.step.call.name} (message ${using.step.messageIndex})`,
+          effect: 'hindered',
+          value: token,
+        });
+      }
+    }
+    said += `\n${lower(text)}${m.role === 'assistant' && m.toolCalls ? lower(JSON.stringify(m.toolCalls)) : ''}`;
+  });
+
+  for (const { step, args } of executed) {
+    const goldSame = gold.filter((g) => g.name === step.call.name);
+    if (goldSame.length === 0 || goldSame.some((g) => sameJson(g.arguments, args))) continue;
+    const mine = keyedScalars(args);
+    for (const g of goldSame) {
+      const theirs = new Map(keyedScalars(g.arguments));
+      for (const [key, value] of mine) {
+        const want = theirs.get(key);
+        if (want === undefined || lower(want) === lower(value)) continue;
+        // The instruction fixes the gold's value and not the user's: a code or id it gives, or
+        // a word it names (a cabin, an airport) where the user named another of the same kind.
+        const fixed = known.has(lower(want)) || (isWordValue(want) && isWordValue(value) && mentions(task.intent, want) && !mentions(task.intent, value));
+        if (!fixed || known.has(lower(value)) || mentions(task.intent, value) || (!valueTokens(value).length && !isWordValue(value))) continue;
+        const from = userIndices.find((ui) => ui < step.messageIndex && mentions(textOf(messages[ui] as Message), value));
+        if (from === undefined) continue;
+        // A user who also gave the instruction's value said two things: a contradiction.
+        const alsoTrue = userIndices.some((ui) => ui < step.messageIndex && mentions(textOf(messages[ui] as Message), want));
+        out.push({
+          kind: alsoTrue ? 'contradiction' : 'wrong_fact',
+          messageIndex: from,
+          note: `the user gave "${value}" for ${key}, the agent used it in ${step.call.name} (message ${step.messageIndex}); the instruction gives "${want}"`,
+          effect: 'hindered',
+          value,
+        });
+      }
+    }
+  }
+
+  // early_stop: the needed action was on offer when the user walked away
+  if (trajectory.termination === 'user_stop') {
+    for (const call of gold) {
+      const ran = executed.some((e) => e.step.call.name === call.name && e.step.result.ok && sameJson(call.arguments, e.args));
+      if (ran) continue;
+      const own = keyedScalars(call.arguments)
+        .map(([, v]) => v)
+        .filter((v) => !known.has(lower(v)));
+      if (own.length === 0) continue;
+      const offerAt = messages.findIndex((m) => m.role === 'assistant' && textOf(m).includes('?') && own.every((v) => mentions(textOf(m), v)));
+      if (offerAt < 0) continue;
+      const reply = userIndices.find((i) => i > offerAt);
+      if (reply === undefined || AFFIRM.test(textOf(messages[reply] as Message))) continue;
+      if (executed.some((e) => e.step.messageIndex > offerAt && e.step.call.name === call.name)) continue;
+      out.push({
+        kind: 'early_stop',
+        messageIndex: reply,
+        note: `the agent offered ${call.name} (message ${offerAt}), which the task needs; the user did not take it and stopped before it ran`,
+        effect: 'hindered',
+      });
+    }
+  }
+  // A value that contradicts the instruction is a wrong fact (or a contradiction), not an
+  // invention as well; and one value used in several calls is one finding.
+  const contradicting = new Set(out.filter((f) => f.kind !== 'invented_requirement' && f.value !== undefined).map((f) => lower(f.value as string)));
+  const seen = new Set<string>();
+  return out
+    .filter((f) => {
+      if (f.value === undefined) return true;
+      const v = lower(f.value);
+      if (f.kind === 'invented_requirement' && contradicting.has(v)) return false;
+      const id = `${f.kind}|${v}`;
+      if (seen.has(id)) return false;
+      seen.add(id);
+      return true;
+    })
+    .sort((a, b) => a.messageIndex - b.messageIndex);
+}
