@@ -2,6 +2,18 @@ import { pyFloatRepr } from './python-number.js';
 import type { PyValue } from './python-value.js';
 import { PyFloat } from './python-value.js';
 
+/**
+ * Characters Python's `str.isprintable()` rejects, which `repr` escapes: other and separator
+ * categories (Cc, Cf, Cs, Co, Cn, Zl, Zp, and Zs except the ASCII space).
+ */
+const NOT_PRINTABLE = /^(?:[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|(?! )\p{Zs})$/u;
+
+function pyEscape(code: number): string {
+  if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
+  if (code < 0x10000) return `\\u${code.toString(16).padStart(4, '0')}`;
+  return `\\U${code.toString(16).padStart(8, '0')}`;
+}
+
 /** Python's `repr(str)`: single quotes unless the text has a single quote and no double quote. */
 export function pyStrRepr(text: string): string {
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
@@ -14,6 +26,7 @@ export function pyStrRepr(text: string): string {
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
     else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
+    else if (code > 0x7f && NOT_PRINTABLE.test(ch)) out += pyEscape(code);
     else out += ch;
   }
   return out + quote;
