@@ -47,6 +47,8 @@ export interface UserReply {
   toolCalls?: ToolCall[];
   /** Anything to record in the trajectory's metadata (e.g. injected errors). */
   metadata?: JsonObject;
+  /** Held-out tools (`Task.heldOutTools`) the agent gets from this message on. */
+  revealTools?: string[];
 }
 
 /** A simulated user. */

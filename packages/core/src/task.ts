@@ -38,6 +38,16 @@ export interface Task {
   requiredOutputs: string[];
   /** The agent policy (system prompt), when the environment has one. */
   policy?: string;
+  /**
+   * The environment's tools this task offers the agent (BFCL: the involved classes' functions).
+   * Absent: every tool. A call on any other tool is answered as an unknown tool.
+   */
+  tools?: string[];
+  /**
+   * Tools the agent does not get until a user message gives them back (`UserReply.revealTools`):
+   * BFCL's held-out functions. Until then a call on one is answered as an unknown tool.
+   */
+  heldOutTools?: string[];
   /** Anything else (difficulty metrics, blueprint id, benchmark fields). */
   metadata?: JsonObject;
 }

@@ -69,6 +69,40 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 describe('rollout', () => {
+  it('offers only the task\'s tools, and held-out tools only once a user message gives them back', async () => {
+    const seen: string[][] = [];
+    const agent: Agent = {
+      name: 'probe',
+      act: async (ctx: AgentContext) => {
+        seen.push(ctx.tools.map((t) => t.name).sort());
+        const n = seen.length;
+        if (n === 1) return { role: 'assistant', content: null, toolCalls: [call('x1', 'cancel_order', { order_id: 'o1' })] };
+        if (n === 2) return { role: 'assistant', content: 'I cannot cancel yet.' };
+        if (n === 3) return { role: 'assistant', content: null, toolCalls: [call('x2', 'cancel_order', { order_id: 'o1' })] };
+        return { role: 'assistant', content: 'Cancelled.' };
+      },
+    };
+    let replies = 0;
+    const user: UserSimulator = {
+      name: 'turns',
+      start: async () => ({ content: 'Cancel o1.', stop: false }),
+      reply: async () => {
+        replies += 1;
+        return replies === 1 ? { content: 'I have given you more tools.', stop: false, revealTools: ['cancel_order'] } : { content: USER_STOP_TOKEN, stop: true };
+      },
+    };
+    const offered = { ...task, tools: ['get_user', 'cancel_order'], heldOutTools: ['cancel_order'] };
+    const t = await rollout({ environment: env, task: offered, agent, user });
+    expect(seen[0]).toEqual(['get_user']);
+    expect(seen[2]).toEqual(['cancel_order', 'get_user']);
+    expect(t.steps.map((s) => [s.call.name, s.result.ok ? 'ok' : s.result.error.code])).toEqual([
+      ['cancel_order', 'unknown_tool'],
+      ['cancel_order', 'ok'],
+    ]);
+    expect(t.reward).toBe(0); // the required output was never said
+    expect(t.rewardInfo.stateMatch).toBe(true);
+  });
+
   it('runs user → agent → tools → agent → user stop, and rewards the exact final state plus outputs', async () => {
     const t = await rollout({ environment: env, task, agent: scriptedAgent(goldTurns()), user: scriptedUser() });
     expect(t.termination).toBe('user_stop');

@@ -142,6 +142,11 @@ export async function rollout(options: RolloutOptions): Promise<Trajectory> {
   const agentTools = dual ? environment.tools.filter((t) => !userToolNames.has(t.name)) : environment.tools;
   const userToolSpecs = environment.tools.filter((t) => userToolNames.has(t.name));
   const userSteps: ToolStep[] = [];
+  // The task's own offer (BFCL: the involved classes) and the tools it holds out for later.
+  const offered = task.tools !== undefined ? new Set(task.tools) : undefined;
+  const heldOut = new Set(task.heldOutTools ?? []);
+  const agentMay = (name: string): boolean => (offered === undefined || offered.has(name)) && !heldOut.has(name);
+  let visibleTools = agentTools.filter((t) => agentMay(t.name));
   // A call on the other side's tool is answered as the session answers a tool it does not have.
   const refuse = (call: ToolCall): ToolResult => ({ ok: false, error: { code: 'unknown_tool', message: `unknown tool "${call.name}"` } });
   const metadata: JsonObject = { agent: agent.name, user: user.name };
@@ -181,6 +186,10 @@ export async function rollout(options: RolloutOptions): Promise<Trajectory> {
       }
     }
     messages.push({ role: 'user', content: reply.content });
+    if (reply.revealTools !== undefined && reply.revealTools.some((n) => heldOut.has(n))) {
+      for (const n of reply.revealTools) heldOut.delete(n);
+      visibleTools = agentTools.filter((t) => agentMay(t.name));
+    }
     const errors = reply.metadata?.injectedUserErrors;
     if (Array.isArray(errors)) {
       for (const e of errors as unknown as InjectedUserError[]) injected.push({ ...e, messageIndex: messages.length - 1 });
@@ -207,7 +216,7 @@ export async function rollout(options: RolloutOptions): Promise<Trajectory> {
         turns += 1;
         let reply: AssistantMessage;
         try {
-          reply = await agent.act({ messages, tools: agentTools, ...(task.policy ? { policy: task.policy } : {}), signal });
+          reply = await agent.act({ messages, tools: visibleTools, ...(task.policy ? { policy: task.policy } : {}), signal });
         } catch (error) {
           termination = signal.aborted ? 'max_wall_time' : 'agent_error';
           metadata.error = error instanceof Error ? error.message : String(error);
@@ -237,7 +246,7 @@ export async function rollout(options: RolloutOptions): Promise<Trajectory> {
             break;
           }
           const t0 = timings ? performance.now() : 0;
-          const result = dual && userToolNames.has(call.name) ? refuse(call) : await session.step(call);
+          const result = (dual && userToolNames.has(call.name)) || !agentMay(call.name) ? refuse(call) : await session.step(call);
           steps.push({ messageIndex, call, result, durationMs: timings ? performance.now() - t0 : 0 });
           const toolMessage: ToolMessage = { role: 'tool', toolCallId: call.id, content: observationText(result) };
           if (!result.ok) toolMessage.isError = true;
