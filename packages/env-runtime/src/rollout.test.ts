@@ -100,7 +100,7 @@ describe('rollout', () => {
       ['cancel_order', 'ok'],
     ]);
     expect(t.reward).toBe(0); // the required output was never said
-    expect(t.rewardInfo.stateMatch).toBe(true);
+    expect(t.rewardInfo?.stateMatch).toBe(true);
   });
 
   it('runs user → agent → tools → agent → user stop, and rewards the exact final state plus outputs', async () => {

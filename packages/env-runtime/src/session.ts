@@ -300,7 +300,7 @@ export class Session {
       get rng() {
         return tx.rng;
       },
-      call: { id: call.id, name: call.name, step },
+      call: { id: call.id, name: call.name, step, arguments: call.arguments },
     };
     let output: unknown;
     try {

@@ -75,8 +75,11 @@ export interface ToolContext {
   readonly clock: Clock;
   /** A seeded stream for this step: `createRng(idSeed, 'rng', resetCount, stepIndex)`. */
   readonly rng: Rng;
-  /** The call being answered. */
-  readonly call: { readonly id: string; readonly name: string; readonly step: number };
+  /**
+   * The call being answered; `arguments` is its JSON text as the agent wrote it (for natives that
+   * must read it as another language would, e.g. `1.0` as a Python float).
+   */
+  readonly call: { readonly id: string; readonly name: string; readonly step: number; readonly arguments: string };
 }
 
 /**
