@@ -1,5 +1,6 @@
 import type { JsonObject, Task, ToolDoc, Trajectory, UserSimulator } from '@autoforge/core';
 import type { Environment, EnvironmentSpec, NativeTool } from '@autoforge/env-runtime';
+import type { TaskReplay } from './replay-task.js';
 
 /** A benchmark's verdict on one trajectory: its reward and the components it computed. */
 export interface BenchEvaluation {
@@ -47,4 +48,9 @@ export interface BenchAdapter {
    * benchmarks grade with an LLM judge (tau2's NL assertions, VitaBench's rubrics).
    */
   evaluate(trajectory: Trajectory, task: Task): Promise<BenchEvaluation>;
+  /**
+   * The gold replay of a task, where the benchmark's own is not `replayTask`'s (one user message,
+   * every gold call, the oracle's reply): BFCL plays its gold turn by turn.
+   */
+  replay?(task: Task): Promise<TaskReplay>;
 }

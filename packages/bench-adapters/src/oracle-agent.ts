@@ -23,6 +23,8 @@ export function oracleReply(task: Task): string {
 export function createOracleAgent(task: Task, options: OracleAgentOptions = {}): Agent {
   const skip = new Set(options.skip ?? TAU_BENCH_TERMINATE_TOOLS);
   const calls = task.goldCalls.filter((c) => !skip.has(c.name));
+  const perTurn = task.metadata?.goldCallsPerTurn;
+  if (Array.isArray(perTurn) && perTurn.every((n) => typeof n === 'number')) return multiTurnOracle(task, perTurn as number[]);
   return {
     name: 'oracle',
     act(context): Promise<AssistantMessage> {
@@ -34,6 +36,32 @@ export function createOracleAgent(task: Task, options: OracleAgentOptions = {}):
         role: 'assistant',
         content: null,
         toolCalls: [{ id: `oracle-${turn}`, name: call.name, arguments: JSON.stringify(call.arguments) }],
+      });
+    },
+  };
+}
+
+/**
+ * The oracle of a multi-turn task (`task.metadata.goldCallsPerTurn`: how many of the gold calls
+ * belong to each user turn, as BFCL's): after the k-th user message it makes turn k's gold calls
+ * in one message (BFCL counts one step), then ends the turn with a text reply.
+ */
+function multiTurnOracle(task: Task, perTurn: readonly number[]): Agent {
+  const starts = perTurn.map((_, k) => perTurn.slice(0, k).reduce((a, b) => a + b, 0));
+  return {
+    name: 'oracle',
+    act(context): Promise<AssistantMessage> {
+      const users = context.messages.flatMap((m, i) => (m.role === 'user' ? [i] : []));
+      const turn = users.length - 1;
+      const acted = context.messages.slice((users[turn] ?? -1) + 1).some((m) => m.role === 'assistant');
+      const count = perTurn[turn] ?? 0;
+      if (acted || count === 0) return Promise.resolve({ role: 'assistant', content: oracleReply(task) });
+      const first = starts[turn] as number;
+      const calls = task.goldCalls.slice(first, first + count);
+      return Promise.resolve({
+        role: 'assistant',
+        content: null,
+        toolCalls: calls.map((call, i) => ({ id: `oracle-${turn}-${i}`, name: call.name, arguments: JSON.stringify(call.arguments) })),
       });
     },
   };

@@ -8,6 +8,14 @@ export interface PythonCall {
   name: string;
   /** Keyword arguments in the order written. */
   arguments: { [key: string]: PyValue };
+  /** Positional arguments, in order (only with the `positional` option, and only when there are any). */
+  positional?: PyValue[];
+}
+
+/** Options of `parsePythonCalls`. */
+export interface ParsePythonCallsOptions {
+  /** Accept positional arguments (`sort('a.txt')`) before the keyword ones. Default false. */
+  positional?: boolean;
 }
 
 const CLOSERS = new Set([',', ')', ']', '}', ':']);
@@ -20,7 +28,7 @@ const CLOSERS = new Set([',', ')', ']', '}', ':']);
  * a quote that is not followed by `,`, `)`, `]`, `}`, `:` or the end is part of the string
  * (`'Domino's'` is `Domino's`). Throws `SyntaxError` (with the position) for anything else.
  */
-export function parsePythonCalls(text: string): PythonCall[] {
+export function parsePythonCalls(text: string, options: ParsePythonCallsOptions = {}): PythonCall[] {
   let i = 0;
   const fail = (what: string): never => {
     throw new SyntaxError(`${what} at position ${i} of ${JSON.stringify(text.slice(0, 200))}`);
@@ -48,7 +56,15 @@ export function parsePythonCalls(text: string): PythonCall[] {
       const ch = text[i] as string;
       if (ch === '\\' && i + 1 < text.length) {
         const next = text[i + 1] as string;
-        const escapes: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"' };
+        // Python's \x, \u and \U escapes (`management\u2019s`), then the one-letter ones.
+        const hex = { x: 2, u: 4, U: 8 }[next];
+        const digits = hex !== undefined ? text.slice(i + 2, i + 2 + hex) : '';
+        if (hex !== undefined && digits.length === hex && /^[0-9a-fA-F]+$/.test(digits) && Number.parseInt(digits, 16) <= 0x10ffff) {
+          out += String.fromCodePoint(Number.parseInt(digits, 16));
+          i += 2 + hex;
+          continue;
+        }
+        const escapes: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0' };
         out += escapes[next] ?? `\\${next}`;
         i += 2;
         continue;
@@ -146,6 +162,11 @@ export function parsePythonCalls(text: string): PythonCall[] {
     // A bare name (a variable in the model's text) is read as its name, as ACEBench's decoder does.
     return name;
   };
+  // `name =` (not `==`) ahead: a keyword argument.
+  const isKeywordAhead = (): boolean => {
+    const m = /^[A-Za-z_][A-Za-z0-9_]*\s*=(?!=)/.exec(text.slice(i, i + 200));
+    return m !== null;
+  };
   const call = (): PythonCall => {
     ws();
     const name = identifier();
@@ -153,31 +174,38 @@ export function parsePythonCalls(text: string): PythonCall[] {
     if (text[i] !== '(') fail(`expected "(" after ${name}`);
     i += 1;
     const args: { [key: string]: PyValue } = {};
+    const positional: PyValue[] = [];
+    const done = (): PythonCall => (positional.length > 0 ? { name, arguments: args, positional } : { name, arguments: args });
     ws();
     if (text[i] === ')') {
       i += 1;
-      return { name, arguments: args };
+      return done();
     }
     for (;;) {
       ws();
-      const key = identifier();
-      ws();
-      if (text[i] !== '=') fail(`expected "=" after argument ${key}`);
-      i += 1;
-      Object.defineProperty(args, key, { value: value(), enumerable: true, writable: true, configurable: true });
+      if (options.positional === true && !isKeywordAhead()) {
+        if (Object.keys(args).length > 0) fail('positional argument follows keyword argument');
+        positional.push(value());
+      } else {
+        const key = identifier();
+        ws();
+        if (text[i] !== '=') fail(`expected "=" after argument ${key}`);
+        i += 1;
+        Object.defineProperty(args, key, { value: value(), enumerable: true, writable: true, configurable: true });
+      }
       ws();
       if (text[i] === ',') {
         i += 1;
         ws();
         if (text[i] === ')') {
           i += 1;
-          return { name, arguments: args };
+          return done();
         }
         continue;
       }
       if (text[i] === ')') {
         i += 1;
-        return { name, arguments: args };
+        return done();
       }
       fail('expected "," or ")"');
     }

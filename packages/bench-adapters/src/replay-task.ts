@@ -22,9 +22,11 @@ export interface TaskReplay {
 /**
  * Replays a task's gold calls on a fresh session of the adapter's environment (every call, the
  * terminate tools included) and scores the replay with the adapter's `evaluate`, the oracle's
- * closing reply (every required output) appended.
+ * closing reply (every required output) appended. An adapter with its own `replay` (BFCL: turn by
+ * turn) replays it that way.
  */
 export async function replayTask(adapter: BenchAdapter, task: Task): Promise<TaskReplay> {
+  if (adapter.replay !== undefined) return adapter.replay(task);
   const env = await adapter.environment();
   const session = env.createSession(task.initialState !== undefined ? { initialState: task.initialState as never } : {});
   const results = replayGoldCalls(session, task.goldCalls);

@@ -18,6 +18,10 @@ import type { NativeTool } from './tool-context.js';
 import { checkSpec } from './validate-spec.js';
 import { compileDriverTool } from './drivers/registry.js';
 
+
+/** The validator of a native whose arguments are not checked (`checkArguments: false`). */
+const acceptAll = Object.assign(() => true, { errors: null }) as unknown as ValidateFunction;
+
 /** Options of `createEnvironment`. */
 export interface CreateEnvironmentOptions {
   /** Implementations of the spec's `{ kind: 'native', ref }` tools, by ref. Default `{}`. */
@@ -256,7 +260,7 @@ function prepareEnvironment(
     let output: ValidateFunction | string | undefined;
     tools.set(tool.name, {
       name: tool.name,
-      validate: checked.parameters[i] as ValidateFunction,
+      validate: impl.kind === 'native' && impl.checkArguments === false ? acceptAll : (checked.parameters[i] as ValidateFunction),
       native,
       sandboxIndex,
       outputValidator() {

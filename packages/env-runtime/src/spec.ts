@@ -24,7 +24,12 @@ export interface DriverPrecondition {
  */
 export type ToolImplementation =
   | { kind: 'js'; source: string }
-  | { kind: 'native'; ref: string }
+  /**
+   * A trusted host implementation, by ref. `checkArguments: false` hands it the arguments without
+   * checking them against `parameters` (a port of a benchmark that runs whatever the model sends,
+   * as BFCL's executor does; the native answers bad ones itself). Default true.
+   */
+  | { kind: 'native'; ref: string; checkArguments?: boolean }
   | { kind: 'driver'; driver: string; version: number; params: JsonValue; preconditions?: DriverPrecondition[] };
 
 /** A tool of an environment: a `ToolSpec` with an output schema and an implementation. */

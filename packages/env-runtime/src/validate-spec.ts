@@ -128,7 +128,7 @@ export const ENVIRONMENT_SPEC_SCHEMA: JsonSchemaObject = {
           then: {
             required: ['ref'],
             additionalProperties: false,
-            properties: { kind: true, ref: { type: 'string', minLength: 1 } },
+            properties: { kind: true, ref: { type: 'string', minLength: 1 }, checkArguments: { type: 'boolean' } },
           },
         },
         {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { readText } from '../benchmark-files.js';
 import { BenchAdapterError } from '../error.js';
+import { parsePyJson } from '../python-value.js';
 
 /** BFCL's multi-turn categories. */
 export const BFCL_CATEGORIES = ['base', 'miss_func', 'miss_param', 'long_context'] as const;
@@ -50,13 +51,13 @@ export function bfclDir(dataDir: string): string {
   throw new BenchAdapterError('E_DATA', `bfcl: no data/BFCL_v4_multi_turn_base.json under "${dataDir}" or "${join(dataDir, 'bfcl')}"`);
 }
 
-function jsonLines<T>(path: string): T[] {
+function jsonLines<T>(path: string, parse: (line: string) => unknown = JSON.parse): T[] {
   const text = readText(path);
   const out: T[] = [];
   text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
     try {
-      out.push(JSON.parse(line) as T);
+      out.push(parse(line) as T);
     } catch (cause) {
       throw new BenchAdapterError('E_DATA', `${path}:${i + 1}: not JSON (${(cause as Error).message})`, {
         cause,
@@ -67,9 +68,12 @@ function jsonLines<T>(path: string): T[] {
   return out;
 }
 
-/** The entries of a category, in file order. */
+/**
+ * The entries of a category, in file order. Read as Python's `json.loads` reads them: a number
+ * written `9500.0` stays a float (`PyFloat`), which the classes print as `9500.0`.
+ */
 export function readBfclEntries(dataDir: string, category: BfclCategory): BfclEntry[] {
-  return jsonLines<BfclEntry>(join(bfclDir(dataDir), 'data', `BFCL_v4_multi_turn_${category}.json`));
+  return jsonLines<BfclEntry>(join(bfclDir(dataDir), 'data', `BFCL_v4_multi_turn_${category}.json`), parsePyJson);
 }
 
 /** The gold calls per turn of a category, by entry id. */

@@ -6,7 +6,7 @@ import { BENCHMARKS } from '../test-support.js';
 import { parsePyJson, PyFloat } from '../python-value.js';
 import type { PyValue } from '../python-value.js';
 import { callPort, replayClass } from './class-replay.js';
-import { BFCL_CATEGORIES, bfclDir, readBfclEntries, readBfclExpected } from './data.js';
+import { BFCL_CATEGORIES, bfclDir, readBfclExpected } from './data.js';
 import type { BfclCategory, BfclEntry, BfclExpectedEntry } from './data.js';
 import { longContextValue } from './long-context.js';
 import { TRAVEL_TODAY, travelApiPort } from './travel-booking.js';
@@ -76,7 +76,12 @@ describe('travelApiPort against the reference replays', () => {
 
   it('needs Python floats in initial_config: JSON.parse turns 9500.0 into 9500 and the results differ', () => {
     const expected = loaded('base').expected;
-    const report = replayClass(travelApiPort, readBfclEntries(BENCHMARKS, 'base'), expected);
+    // The entries as plain JSON.parse reads them (readBfclEntries reads them as Python does).
+    const plain = readFileSync(join(BENCHMARKS, 'bfcl/data/BFCL_v4_multi_turn_base.json'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as BfclEntry);
+    const report = replayClass(travelApiPort, plain, expected);
     expect(report.mismatches.length).toBeGreaterThan(0);
     expect(report.mismatches.every((m) => m.what === 'result' && m.expected.replace(/(\d)\.0\b/g, '$1') === m.actual)).toBe(true);
   });
