@@ -71,3 +71,12 @@ export type { JudgeVitaRubricsOptions, VitaEvaluation, VitaRubricCheck, VitaRubr
 export { judgeVitaRubrics, vitaRubrics, vitaTranscript, vitaWeekday } from './vitabench-judge.js';
 export { VITABENCH_DELIVERY_TOOLS, VITABENCH_INSTORE_TOOLS, vitaDeliveryMinutes, vitaDistance } from './vitabench-tools.js';
 export { fuzzDefaultProcess, fuzzExtract, fuzzPartialRatio, fuzzRatio, fuzzRerank } from './fuzzy-ratio.js';
+export type { BfclAdapter, BfclAdapterOptions } from './bfcl-adapter.js';
+export { BFCL_HELD_OUT_PROMPT, BFCL_MAX_STEPS_PER_TURN, bfclModelTurns, bfclSplitOf, createBfclAdapter } from './bfcl-adapter.js';
+export type { BfclCheckEntry, BfclCheckResult, BfclModelCall } from './bfcl/checker.js';
+export { bfclCheck, bfclLongContext } from './bfcl/checker.js';
+export type { BfclCategory, BfclEntry, BfclExpectedCall, BfclExpectedEntry } from './bfcl/data.js';
+export { BFCL_CATEGORIES, readBfclEntries, readBfclExpected, readBfclGold } from './bfcl/data.js';
+export type { BfclCallResult, BfclExecutorSnapshot } from './bfcl/executor.js';
+export { BFCL_CLASSES, BfclExecutor } from './bfcl/executor.js';
+export { PyRandom } from './bfcl/python-random.js';

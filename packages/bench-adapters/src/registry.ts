@@ -6,6 +6,7 @@ import { createTauBenchAdapter } from './tau-bench-adapter.js';
 import { createVitaBenchAdapter } from './vitabench-adapter.js';
 import { createTau2BenchAdapter } from './tau2-bench-adapter.js';
 import { createTau2TelecomAdapter } from './tau2-telecom-adapter.js';
+import { createBfclAdapter } from './bfcl-adapter.js';
 
 /** A benchmark domain this package ports. */
 export interface BenchmarkInfo {
@@ -25,6 +26,10 @@ export const BENCHMARKS: readonly BenchmarkInfo[] = [
   { name: 'acebench/agent', description: 'ACEBench agent: 5 stateful API classes, 22 functions, 50 samples (multi_step/multi_turn), end-to-end + process accuracy' },
   { name: 'vitabench/delivery', description: 'VitaBench delivery: 20 tools, 100 tasks each with its own environment, rubric reward (LLM judge)' },
   { name: 'vitabench/instore', description: 'VitaBench in-store: 24 tools, 100 tasks each with its own environment, rubric reward (LLM judge)' },
+  { name: 'bfcl/base', description: 'BFCL multi-turn base: 8 API classes ported (129 functions), 200 multi-turn entries (all/train/eval), BFCL state + response checker' },
+  { name: 'bfcl/miss_func', description: 'BFCL multi-turn miss_func: 200 entries whose held-out functions come back at a later turn' },
+  { name: 'bfcl/miss_param', description: 'BFCL multi-turn miss_param: 200 entries with a missing parameter the model must ask for' },
+  { name: 'bfcl/long_context', description: 'BFCL multi-turn long_context: 200 entries with large states and outputs' },
 ];
 
 /** Options of `createBenchAdapter`. */
@@ -71,6 +76,11 @@ export function createBenchAdapter(name: string, options: CreateBenchAdapterOpti
         ...(options.judge ? { judge: options.judge } : {}),
         ...(options.nlAssertions ? { rubrics: options.nlAssertions } : {}),
       });
+    case 'bfcl/base':
+    case 'bfcl/miss_func':
+    case 'bfcl/miss_param':
+    case 'bfcl/long_context':
+      return createBfclAdapter({ category: name.slice('bfcl/'.length) as 'base', dataDir: options.dataDir });
     default:
       throw new BenchAdapterError(
         'E_UNKNOWN_BENCHMARK',
