@@ -44,8 +44,8 @@ export interface Task {
    */
   tools?: string[];
   /**
-   * Tools the agent does not get until a user message gives them back (`UserReply.revealTools`):
-   * BFCL's held-out functions. Until then a call on one is answered as an unknown tool.
+   * Tools left out of the agent's tool list until a user message gives them back
+   * (`UserReply.revealTools`): BFCL's held-out functions. Hidden, not refused: a call on one runs.
    */
   heldOutTools?: string[];
   /** Anything else (difficulty metrics, blueprint id, benchmark fields). */

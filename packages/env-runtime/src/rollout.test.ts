@@ -69,14 +69,14 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 describe('rollout', () => {
-  it('offers only the task\'s tools, and held-out tools only once a user message gives them back', async () => {
+  it('offers only the task\'s tools, and shows held-out tools once a user message gives them back', async () => {
     const seen: string[][] = [];
     const agent: Agent = {
       name: 'probe',
       act: async (ctx: AgentContext) => {
         seen.push(ctx.tools.map((t) => t.name).sort());
         const n = seen.length;
-        if (n === 1) return { role: 'assistant', content: null, toolCalls: [call('x1', 'cancel_order', { order_id: 'o1' })] };
+        if (n === 1) return { role: 'assistant', content: null, toolCalls: [call('x1', 'list_orders', {})] };
         if (n === 2) return { role: 'assistant', content: 'I cannot cancel yet.' };
         if (n === 3) return { role: 'assistant', content: null, toolCalls: [call('x2', 'cancel_order', { order_id: 'o1' })] };
         return { role: 'assistant', content: 'Cancelled.' };
@@ -96,9 +96,13 @@ describe('rollout', () => {
     expect(seen[0]).toEqual(['get_user']);
     expect(seen[2]).toEqual(['cancel_order', 'get_user']);
     expect(t.steps.map((s) => [s.call.name, s.result.ok ? 'ok' : s.result.error.code])).toEqual([
-      ['cancel_order', 'unknown_tool'],
+      ['list_orders', 'unknown_tool'],
       ['cancel_order', 'ok'],
     ]);
+    // A held-out tool is hidden, not refused: called before it is given back, it runs.
+    const early: Agent = { name: 'early', act: async (ctx) => (ctx.messages.length < 3 ? { role: 'assistant', content: null, toolCalls: [call('e1', 'cancel_order', { order_id: 'o1' })] } : { role: 'assistant', content: 'ok' }) };
+    const e = await rollout({ environment: env, task: offered, agent: early, user: scriptedUser() });
+    expect(e.steps.map((s) => s.result.ok)).toEqual([true]);
     expect(t.reward).toBe(0); // the required output was never said
     expect(t.rewardInfo?.stateMatch).toBe(true);
   });

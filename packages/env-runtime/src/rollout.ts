@@ -145,8 +145,10 @@ export async function rollout(options: RolloutOptions): Promise<Trajectory> {
   // The task's own offer (BFCL: the involved classes) and the tools it holds out for later.
   const offered = task.tools !== undefined ? new Set(task.tools) : undefined;
   const heldOut = new Set(task.heldOutTools ?? []);
-  const agentMay = (name: string): boolean => (offered === undefined || offered.has(name)) && !heldOut.has(name);
-  let visibleTools = agentTools.filter((t) => agentMay(t.name));
+  // Held-out tools are not shown until given back, but run when called (as BFCL's executor runs
+  // any method of its classes); tools outside the task's offer are refused.
+  const agentMay = (name: string): boolean => offered === undefined || offered.has(name);
+  let visibleTools = agentTools.filter((t) => agentMay(t.name) && !heldOut.has(t.name));
   // A call on the other side's tool is answered as the session answers a tool it does not have.
   const refuse = (call: ToolCall): ToolResult => ({ ok: false, error: { code: 'unknown_tool', message: `unknown tool "${call.name}"` } });
   const metadata: JsonObject = { agent: agent.name, user: user.name };
@@ -188,7 +190,7 @@ export async function rollout(options: RolloutOptions): Promise<Trajectory> {
     messages.push({ role: 'user', content: reply.content });
     if (reply.revealTools !== undefined && reply.revealTools.some((n) => heldOut.has(n))) {
       for (const n of reply.revealTools) heldOut.delete(n);
-      visibleTools = agentTools.filter((t) => agentMay(t.name));
+      visibleTools = agentTools.filter((t) => agentMay(t.name) && !heldOut.has(t.name));
     }
     const errors = reply.metadata?.injectedUserErrors;
     if (Array.isArray(errors)) {
