@@ -2,7 +2,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Task } from '@autoforge/core';
 import { benchEvalCommand, benchListCommand, benchReplayCommand } from './commands/bench.js';
+import { judgeCommand } from './commands/judge.js';
+import { rolloutCommand } from './commands/rollout.js';
+import { loadServeCatalog } from './commands/serve.js';
+import { loadRun } from './report/load-run.js';
 import type { CliIo } from './io.js';
 import { BENCHMARKS } from './test-support.js';
 
@@ -212,4 +217,30 @@ describe('autoforge bench eval --agent openai (scripted OpenAI-compatible server
       await server.close();
     }
   });
+});
+
+describe('autoforge bench eval bfcl/<category>: BFCL multi-turn, and its out directory as a run directory', () => {
+  it('scores the oracle 1 on miss_func entries (held-out functions given back at their turn), and the out directory opens with serve, rollout, judge and report', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'bench-bfcl-'));
+    dirs.push(out);
+    const io = captureIo();
+    await benchEvalCommand('bfcl/miss_func', { agent: 'oracle', k: '1', out, data: BENCHMARKS, tasks: '4', concurrency: '2', maxTurns: '60' }, io);
+    expect(io.out()).toBe('pass^1\t1.0000\n');
+    const info = JSON.parse(await readFile(join(out, 'bench.json'), 'utf8')) as { benchmark: string };
+    expect(info.benchmark).toBe('bfcl/miss_func');
+    // serve: the catalog loads, the natives come from the benchmark, the expert is its oracle.
+    const catalog = await loadServeCatalog(out, io);
+    expect(catalog.tasks).toHaveLength(4);
+    expect(Object.keys(catalog.natives ?? {}).length).toBeGreaterThan(100);
+    expect(catalog.expertFor?.(catalog.tasks[0] as Task)?.name).toBe('oracle');
+    // rollout (the benchmark's own user and oracle), judge and report.
+    const rio = captureIo();
+    await rolloutCommand(out, { agent: 'oracle', user: 'scripted', userErrorRate: '0', rollouts: '1', concurrency: '2', seed: '0', maxTurns: '60', out: 'again.jsonl', progress: false }, rio);
+    expect(rio.out()).toContain('success 4/4');
+    const jio = captureIo();
+    await judgeCommand(out, { judge: 'rule', concurrency: '2', trajectories: 'again.jsonl', out: 'verdicts.jsonl', progress: false }, jio);
+    expect(jio.out()).toContain('4 verdicts');
+    const run = await loadRun(out, out);
+    expect(run.tasks.length).toBe(4);
+  }, 120_000);
 });

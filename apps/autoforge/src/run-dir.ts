@@ -7,6 +7,9 @@ import { createEnvironment } from '@autoforge/env-runtime';
 import { CliError } from './errors.js';
 import type { CliIo } from './io.js';
 import { loadEnvironmentSpec } from './commands/env.js';
+import type { BenchAdapter } from '@autoforge/bench-adapters';
+import type { BenchRunInfo } from './bench-run.js';
+import { readBenchRun } from './bench-run.js';
 
 /** A run directory as `autoforge synth` wrote it, loaded. */
 export interface RunDir {
@@ -17,6 +20,8 @@ export interface RunDir {
   specs: Map<string, EnvironmentSpec>;
   tasks: Task[];
   blueprints: Map<string, Blueprint>;
+  /** The benchmark of a `bench eval` output directory (`bench.json`), whose natives its spec uses. */
+  bench?: { info: BenchRunInfo; adapter: BenchAdapter };
 }
 
 /**
@@ -71,7 +76,8 @@ export async function loadRunDir(dirArg: string, io: CliIo): Promise<RunDir> {
   for (const bp of await readJsonl<Blueprint>(join(dir, 'blueprints.jsonl'), join(dirArg, 'blueprints.jsonl'), { missingOk: true })) {
     blueprints.set(bp.id, bp);
   }
-  return { dir, name: dirArg, specs, tasks, blueprints };
+  const bench = await readBenchRun(dir, dirArg);
+  return { dir, name: dirArg, specs, tasks, blueprints, ...(bench ? { bench } : {}) };
 }
 
 /** Environments of a run, created on first use and closed together. */
@@ -83,7 +89,7 @@ export function environmentPool(run: RunDir): { get(envId: string): Promise<Envi
       if (!env) {
         const spec = run.specs.get(envId);
         if (!spec) throw new CliError('E_INPUT', `${run.name}: unknown environment ${envId}`);
-        env = createEnvironment(spec, { validateSeed: false });
+        env = createEnvironment(spec, { validateSeed: false, ...(run.bench ? { natives: { ...run.bench.adapter.natives } } : {}) });
         made.set(envId, env);
       }
       return env;

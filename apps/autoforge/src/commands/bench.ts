@@ -7,6 +7,7 @@ import { BENCHMARKS, createBenchAdapter, createOracleAgent, replayTask, runBench
 import { createOpenAIAgent } from '@autoforge/llm';
 import { createReferencePolicy, loadCheckpoint, selectBackend } from '@autoforge/erpo/tfjs';
 import { CliError } from '../errors.js';
+import { writeBenchRun } from '../bench-run.js';
 import type { CliIo } from '../io.js';
 import type { ModelFlags, RunModels } from '../llm-options.js';
 import { modelConfig, runModels } from '../llm-options.js';
@@ -155,6 +156,9 @@ export async function benchEvalCommand(name: string, options: BenchEvalCommandOp
   const resultsFile = join(out, 'results.jsonl');
   await writeFile(trajectoriesFile, '');
   await writeFile(resultsFile, '');
+  // The out directory is a run directory: serve, rollout, train, judge and report open it.
+  const dataDir = resolve(io.cwd, (options.data ?? io.env.AUTOFORGE_BENCH_DATA) as string);
+  await writeBenchRun(out, adapter, { benchmark: adapter.name, dataDir, split: options.split ?? (adapter.splits[0] as string) }, tasks.slice(0, limit));
   const run = await runBenchmark(adapter, {
     agent,
     k,

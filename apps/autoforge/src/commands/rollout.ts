@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Agent, InjectedUserError, Task, Trajectory, UserSimulator } from '@autoforge/core';
 import { canonicalJson, createRng, digest } from '@autoforge/core';
 import { createOracleAgent } from '@autoforge/dag-blueprint';
+import { createInstructionUser, createOracleAgent as createBenchOracleAgent } from '@autoforge/bench-adapters';
 import type { RolloutJob } from '@autoforge/env-runtime';
 import { rolloutMany } from '@autoforge/env-runtime';
 import type { ChatModel } from '@autoforge/llm';
@@ -63,6 +64,8 @@ export function agentFactory(run: RunDir, kind: RolloutCommandOptions['agent'], 
   return (task) => {
     const id = task.metadata?.blueprintId;
     const blueprint = typeof id === 'string' ? run.blueprints.get(id) : undefined;
+    // A benchmark's run directory (`bench eval --out`): the benchmark's oracle plays its gold calls.
+    if (!blueprint && run.bench) return createBenchOracleAgent(task);
     if (!blueprint) throw new CliError('E_INPUT', `${run.name}: task ${task.id} has no blueprint in blueprints.jsonl (the oracle needs its plan)`);
     return createOracleAgent({ blueprint, task });
   };
@@ -133,10 +136,15 @@ export async function rolloutCommand(dirArg: string, options: RolloutCommandOpti
 
   if (options.agent === 'reference') await selectBackend({ prefer: 'wasm', log: () => {} });
   const agentFor = agentFactory(run, options.agent, () => llm.model('agent'), seed);
+  // In a benchmark's run directory the scripted user is the benchmark's own (BFCL's turns, the
+  // instruction user elsewhere), as `bench eval` runs it.
+  const bench = run.bench;
   const userFor = (task: Task, jobSeed: number): UserSimulator =>
     options.user === 'llm'
       ? createLLMUser(task, { model: llm.model('user') })
-      : createScriptedUser(task, { seed: jobSeed, errorRate, errorKinds: errorKinds as InjectedUserError['kind'][] });
+      : bench !== undefined
+        ? (bench.adapter.user?.(task, 0) ?? createInstructionUser(task))
+        : createScriptedUser(task, { seed: jobSeed, errorRate, errorKinds: errorKinds as InjectedUserError['kind'][] });
 
   const jobs: RolloutJob[] = [];
   for (const task of run.tasks) {

@@ -2,6 +2,9 @@ import { join, resolve } from 'node:path';
 import type { Agent, InjectedUserError, Task } from '@autoforge/core';
 import type { Blueprint } from '@autoforge/dag-blueprint';
 import { createOracleAgent } from '@autoforge/dag-blueprint';
+import { createOracleAgent as createBenchOracleAgent } from '@autoforge/bench-adapters';
+import type { NativeTool } from '@autoforge/env-runtime';
+import { readBenchRun } from '../bench-run.js';
 import type { ServeCatalog, ServeProtocol } from '@autoforge/env-server';
 import { createEnvironmentServer, loadRunDirectory, ServeError } from '@autoforge/env-server';
 import { CliError } from '../errors.js';
@@ -36,7 +39,7 @@ const PROTOCOLS: readonly ServeProtocol[] = ['native', 'openenv', 'both'];
  * The run directory's catalog with its experts (the oracle of each task's blueprint, from
  * `blueprints.jsonl`). Errors of the loader become located `CliError`s (exit 2).
  */
-export async function loadServeCatalog(dir: string, io: CliIo): Promise<ServeCatalog> {
+export async function loadServeCatalog(dir: string, io: CliIo): Promise<ServeCatalog & { natives?: Record<string, NativeTool> }> {
   const runDir = resolve(io.cwd, dir);
   let catalog: ServeCatalog;
   try {
@@ -49,16 +52,20 @@ export async function loadServeCatalog(dir: string, io: CliIo): Promise<ServeCat
   for (const bp of await readJsonl<Blueprint>(join(runDir, 'blueprints.jsonl'), join(dir, 'blueprints.jsonl'), { missingOk: true, tolerateTorn: true })) {
     blueprints.set(bp.id, bp);
   }
+  // A `bench eval` output directory: the benchmark's ports serve its native tools, and its
+  // oracle (the gold calls, turn by turn) is the expert.
+  const bench = await readBenchRun(runDir, dir);
   const experts = new Map<string, Agent | undefined>();
   const expertFor = (task: Task): Agent | undefined => {
     if (!experts.has(task.id)) {
       const id = task.metadata?.blueprintId;
       const blueprint = typeof id === 'string' ? blueprints.get(id) : undefined;
-      experts.set(task.id, blueprint === undefined ? undefined : createOracleAgent({ blueprint, task }));
+      if (blueprint !== undefined) experts.set(task.id, createOracleAgent({ blueprint, task }));
+      else experts.set(task.id, bench !== undefined ? createBenchOracleAgent(task) : undefined);
     }
     return experts.get(task.id);
   };
-  return { ...catalog, expertFor };
+  return { ...catalog, expertFor, ...(bench ? { natives: { ...bench.adapter.natives } } : {}) };
 }
 
 function integer(text: string, option: string, min: number, max: number): number {
@@ -120,6 +127,7 @@ export async function serveCommand(dir: string, options: ServeCommandOptions, io
   const judgeModel = judgeConfig && createRoleModel(judgeConfig, { io });
   const catalog = await loadServeCatalog(dir, io);
   const server = await createEnvironmentServer(catalog, {
+    ...(catalog.natives ? { environment: { natives: catalog.natives } } : {}),
     protocol: options.protocol as ServeProtocol,
     defaultUser: { kind: options.user, errorRate, errorKinds: errorKinds as InjectedUserError['kind'][] },
     userModel,
