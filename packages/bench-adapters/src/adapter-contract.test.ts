@@ -10,6 +10,11 @@ const OPTIONS: Record<string, ContractOptions> = {
   // Rubric rewards need an LLM judge: tested with a scripted judge in vitabench-adapter.test.ts.
   'vitabench/delivery': { judged: true },
   'vitabench/instore': { judged: true },
+  // BFCL gives function-calling models no system prompt.
+  'bfcl/base': { noPolicy: true },
+  'bfcl/miss_func': { noPolicy: true },
+  'bfcl/miss_param': { noPolicy: true },
+  'bfcl/long_context': { noPolicy: true },
 };
 
 // One shared contract suite, run against every adapter the registry knows (tau2 NL assertions and

@@ -24,6 +24,8 @@ export interface ContractOptions {
    * reward checks of gold, idle and oracle episodes are left to the adapter's own tests. Default false.
    */
   judged?: boolean;
+  /** The benchmark gives the agent no system prompt (BFCL's function-calling mode): `policy` is `''`. Default false. */
+  noPolicy?: boolean;
   /** Tasks of the default split the determinism check replays on a second load. Default 5. */
   sample?: number;
 }
@@ -43,9 +45,11 @@ export function adapterContract(label: string, make: () => BenchAdapter, options
     const adapter = make();
     const goldFailures = new Set(options.goldFailures ?? []);
 
-    it('names itself <bench>/<domain> and has a policy, tools and at least one split', () => {
-      expect(adapter.name).toMatch(/^[a-z0-9-]+\/[a-z0-9-]+$/);
-      expect(adapter.policy.length).toBeGreaterThan(100);
+    it('names itself <bench>/<domain> and has a policy (unless the benchmark gives none), tools and at least one split', () => {
+      expect(adapter.name).toMatch(/^[a-z0-9-]+\/[a-z0-9_-]+$/);
+      // BFCL gives function-calling models no system prompt; every other benchmark has a policy.
+      if (options.noPolicy === true) expect(adapter.policy).toBe('');
+      else expect(adapter.policy.length).toBeGreaterThan(100);
       expect(adapter.toolDoc.tools.length).toBeGreaterThan(0);
       expect(adapter.splits.length).toBeGreaterThan(0);
     });
@@ -120,11 +124,11 @@ export function adapterContract(label: string, make: () => BenchAdapter, options
       expect(run.passHatK).toEqual([0]);
     });
 
-    it.skipIf(options.judged === true)('gives the oracle agent reward 1 through the rollout loop with the instruction user', async () => {
+    it.skipIf(options.judged === true)('gives the oracle agent reward 1 through the rollout loop with the benchmark\'s user (else the instruction user)', async () => {
       const task = (await adapter.tasks()).find((t) => !goldFailures.has(t.id)) as Task;
       const run = await runBenchmark(adapter, {
         agent: (t) => createOracleAgent(t),
-        user: (t) => createInstructionUser(t),
+        user: (t, trial) => adapter.user?.(t, trial) ?? createInstructionUser(t),
         taskIds: [task.id],
         k: 2,
       });

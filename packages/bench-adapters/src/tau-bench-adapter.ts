@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AssistantMessage, JsonObject, JsonSchema, Task, ToolDoc, ToolResult, Trajectory } from '@autoforge/core';
-import { isJsonObject } from '@autoforge/core';
+import { instructionFacts, isJsonObject } from '@autoforge/core';
 import type { Environment, EnvironmentSpec, EnvironmentTool, NativeTool, Session } from '@autoforge/env-runtime';
 import { createEnvironment } from '@autoforge/env-runtime';
 import { parseToolDoc } from '@autoforge/tooldoc-parser';
@@ -178,7 +178,8 @@ export function createTauBenchAdapter(options: TauBenchAdapterOptions): BenchAda
         id: `${split}/${index}`,
         envId: environmentSpec.id,
         intent: t.instruction,
-        userFacts: [],
+        // The values the instruction gives (ids, names, emails, zips), read from its prose.
+        userFacts: instructionFacts(t.instruction),
         initialDigest,
         goldCalls,
         expectedFinalDigest: session.digest(),

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { JsonObject, JsonSchema, JsonValue, Task, ToolDoc, Trajectory } from '@autoforge/core';
-import { isJsonObject } from '@autoforge/core';
+import { instructionFacts, isJsonObject } from '@autoforge/core';
 import type { Environment, EnvironmentSpec, EnvironmentTool, NativeTool } from '@autoforge/env-runtime';
 import { createEnvironment } from '@autoforge/env-runtime';
 import type { ChatModel } from '@autoforge/llm';
@@ -228,7 +228,7 @@ export function createTau2BenchAdapter(options: Tau2BenchAdapterOptions): BenchA
         id: t.id,
         envId: environmentSpec.id,
         intent: tau2Instructions(t.user_scenario),
-        userFacts: [],
+        userFacts: instructionFacts(tau2Instructions(t.user_scenario)),
         initialDigest,
         goldCalls,
         expectedFinalDigest: session.digest(),

@@ -52,3 +52,4 @@ export { derefLocal, hasLocalRefs } from './deref-local.js';
 export { valuesAt } from './values-at.js';
 export type { LinearRegExp } from './linear-regexp.js';
 export { ajvLinearRegExp, LinearPatternError, linearPatternProblem, linearRegExp } from './linear-regexp.js';
+export { instructionFacts, valueTokens } from './instruction-facts.js';

@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import type { Agent, AssistantMessage, Result, Task, ToolCall, ToolResult, Trajectory, UserSimulator, Verdict } from '@autoforge/core';
+import type { Agent, AssistantMessage, Result, Task, ToolCall, ToolResult, ToolSpec, Trajectory, UserSimulator, Verdict } from '@autoforge/core';
 import type { Environment, EnvironmentSpec, Session } from '@autoforge/env-runtime';
 import type { Judge } from '@autoforge/judge';
 import type { toOpenAITools } from '@autoforge/llm';
 import type { Episode, EpisodeLimits, EpisodeReward, UserConfig, UserTurn } from './episode.js';
-import { createEpisode, episodeReward, episodeTrajectory, recordAgentMessage, recordToolCall, ROLLOUT_LIMITS, userTurn } from './episode.js';
+import { createEpisode, episodeReward, episodeTrajectory, offersTool, recordAgentMessage, recordToolCall, ROLLOUT_LIMITS, showsAllTools, showsTool, userTurn } from './episode.js';
 import type { ApiProblem } from './serve-error.js';
 import { problemError, ServeError } from './serve-error.js';
 import type { ManagedSession, SessionRegistry } from './sessions.js';
@@ -29,7 +29,7 @@ export interface ServerContext {
   startSession: (environment: Environment, task: Task | undefined) => Session;
   /** The system policy of a task's (or an environment's) episodes: task, spec, then the catalog's. */
   policyOf: (task: Task | undefined, spec: EnvironmentSpec) => string | null;
-  /** A simulated user for a task (`no_model` for an LLM user without a model). */
+  /** A simulated user for a task: the catalog's `userFor` for a scripted one, when it has one (`no_model` for an LLM user without a model). */
   createUser: (task: Task, config: UserConfig) => UserSimulator;
   /** The judge of a kind (`no_model` for an LLM judge without a model). */
   judge: (kind: 'rule' | 'llm') => Judge;
@@ -88,6 +88,26 @@ export function userConfig(input: Partial<UserConfig> & { kind: UserConfig['kind
   };
 }
 
+/** The session's tools in the OpenAI format as its agent is shown them now: the task's offer less the tools still held out. */
+export function visibleTools(loaded: LoadedEnvironment, managed: ManagedSession): LoadedEnvironment['tools'] {
+  const { episode } = managed;
+  if (showsAllTools(episode)) return loaded.tools;
+  const names = loaded.environment.tools;
+  return loaded.tools.filter((_, i) => showsTool(episode, (names[i] as ToolSpec).name));
+}
+
+/** The session's tools as `visibleTools`, as core tool specs (for agents and MCP). */
+export function visibleToolSpecs(managed: ManagedSession): readonly ToolSpec[] {
+  const { episode } = managed;
+  const all = managed.environment.tools;
+  return showsAllTools(episode) ? all : all.filter((t) => showsTool(episode, t.name));
+}
+
+/** The session's step count: the session's own, plus the calls the task refused (they count as failed calls do). */
+export function stepCountOf(managed: ManagedSession): number {
+  return managed.session.stepCount + managed.episode.refused;
+}
+
 /** What opening (or resetting) a session answers besides the session. */
 export interface Opened {
   managed: ManagedSession;
@@ -99,11 +119,12 @@ export interface Opened {
 
 function newEpisode(ctx: ServerContext, loaded: LoadedEnvironment, task: Task | undefined, user: UserConfig | undefined, index: number, limits?: Partial<EpisodeLimits>): Episode {
   const policy = ctx.policyOf(task, loaded.spec);
+  const tools = { tools: task?.tools, heldOutTools: task?.heldOutTools };
   if (user === undefined) {
-    return createEpisode({ index, policy, ...(limits?.maxTurns !== undefined || limits?.maxToolCalls !== undefined ? { limits: { ...ROLLOUT_LIMITS, ...ctx.limits, ...limits } } : {}) });
+    return createEpisode({ index, policy, ...tools, ...(limits?.maxTurns !== undefined || limits?.maxToolCalls !== undefined ? { limits: { ...ROLLOUT_LIMITS, ...ctx.limits, ...limits } } : {}) });
   }
   if (task === undefined) throw new ServeError('bad_request', 'serve: /body/user: a simulated user needs a task (give taskId)', { where: '/body/user' });
-  return createEpisode({ index, policy, user: ctx.createUser(task, user), userConfig: user, limits: { ...ctx.limits, ...limits } });
+  return createEpisode({ index, policy, ...tools, user: ctx.createUser(task, user), userConfig: user, limits: { ...ctx.limits, ...limits } });
 }
 
 async function opening(managed: ManagedSession): Promise<UserTurn | undefined> {
@@ -153,12 +174,22 @@ function notDone(managed: ManagedSession): void {
   }
 }
 
-/** One tool call on the session, recorded in its episode. */
+/**
+ * One tool call on the session, recorded in its episode. A call on a tool the task does not
+ * offer is answered as the session answers an unknown tool, without reaching it (as `rollout`
+ * refuses it); a held-out tool runs.
+ */
 export async function stepTool(ctx: ServerContext, managed: ManagedSession, call: ToolCall): Promise<{ result: ToolResult; stepIndex: number }> {
   notDone(managed);
   const current = managed.session;
   const episode = managed.episode;
-  const stepIndex = current.stepCount;
+  const stepIndex = stepCountOf(managed);
+  if (!offersTool(episode, call.name)) {
+    const refused: ToolResult = { ok: false, error: { code: 'unknown_tool', message: `unknown tool "${call.name}"` } };
+    episode.refused += 1;
+    recordToolCall(episode, call, refused, 0);
+    return { result: refused, stepIndex };
+  }
   const t0 = performance.now();
   const result = await withTimeout(current.step(call), ctx.callTimeoutMs);
   if (result === TIMED_OUT) {
@@ -223,5 +254,5 @@ export async function expertAction(managed: ManagedSession, ctx: ServerContext):
   const expert = ctx.expertFor?.(task);
   if (expert === undefined) throw new ServeError('no_expert', `serve: task ${task.id} has no expert (serve a run directory with blueprints.jsonl)`);
   const policy = managed.episode.messages[0]?.role === 'system' ? managed.episode.messages[0].content : undefined;
-  return expert.act({ messages: managed.episode.messages, tools: managed.environment.tools, ...(policy !== undefined ? { policy } : {}) });
+  return expert.act({ messages: managed.episode.messages, tools: visibleToolSpecs(managed), ...(policy !== undefined ? { policy } : {}) });
 }

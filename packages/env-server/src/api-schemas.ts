@@ -233,7 +233,7 @@ export const ROUTE_SCHEMAS = {
     },
   },
   sessionTools: {
-    summary: "The session's tools (OpenAI format)",
+    summary: "The session's tools (OpenAI format): its task's offer less the held-out tools no user reply has given back yet",
     tags: ['sessions'],
     params: sessionParams,
     response: { 200: { description: 'The tools', type: 'object', required: ['tools'], properties: { tools } }, ...errors },
@@ -374,11 +374,12 @@ export const ROUTE_SCHEMAS = {
       200: {
         description: "The user's reply",
         type: 'object',
-        required: ['content', 'stop', 'injectedUserErrors', 'done', 'termination'],
+        required: ['content', 'stop', 'injectedUserErrors', 'revealedTools', 'done', 'termination'],
         properties: {
           content: { type: 'string' },
           stop: { type: 'boolean', description: 'the user ended the conversation' },
           injectedUserErrors: injectedErrors,
+          revealedTools: { type: 'array', items: { type: 'string' }, description: "the task's held-out tools this reply gave back: the session's tools include them from now on" },
           done: { type: 'boolean' },
           termination,
         },
@@ -521,7 +522,7 @@ const observationSchema = {
   required: ['messages', 'tools', 'episode_id', 'task_id', 'env_id'],
   properties: {
     messages: { ...chatMessages, description: 'reset: the conversation so far (system policy, user opening); step: the messages this step added (the agent’s, then the tool result or the user reply)' },
-    tools: { type: 'array', items: { type: 'object', additionalProperties: true }, description: 'OpenAI-format tools' },
+    tools: { type: 'array', items: { type: 'object', additionalProperties: true }, description: 'OpenAI-format tools (reset, list_tools, and a message whose reply gave held-out tools back): the task’s offer less the tools still held out' },
     episode_id: { type: 'string', description: 'pass it to /step, /state and the native /sessions/{id} routes' },
     task_id: { type: ['string', 'null'] },
     env_id: { type: 'string' },

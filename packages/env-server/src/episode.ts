@@ -59,6 +59,15 @@ export interface Episode {
   turns: number;
   /** Set once the episode is over (`done`). */
   termination: TerminationReason | undefined;
+  /** The tools the task offers the agent (`Task.tools`); `undefined`: all of the environment's. */
+  readonly offered: ReadonlySet<string> | undefined;
+  /**
+   * Held-out tools not given back yet (`Task.heldOutTools`, less each `UserReply.revealTools`):
+   * left out of the tool lists the agent is shown, but they run when called.
+   */
+  readonly heldOut: Set<string>;
+  /** Calls refused because the task does not offer their tool (they never reach the session). */
+  refused: number;
 }
 
 /** Options of `createEpisode`. */
@@ -69,6 +78,10 @@ export interface CreateEpisodeOptions {
   user?: UserSimulator | undefined;
   userConfig?: UserConfig | undefined;
   limits?: EpisodeLimits | undefined;
+  /** The tools the task offers (`Task.tools`). Default: all of the environment's. */
+  tools?: readonly string[] | undefined;
+  /** The tools held out until a user reply gives them back (`Task.heldOutTools`). Default none. */
+  heldOutTools?: readonly string[] | undefined;
 }
 
 /** A new episode (its system message, when there is a policy, already recorded). */
@@ -86,7 +99,25 @@ export function createEpisode(options: CreateEpisodeOptions = {}): Episode {
     startedAt: performance.now(),
     turns: 0,
     termination: undefined,
+    offered: options.tools === undefined ? undefined : new Set(options.tools),
+    heldOut: new Set(options.heldOutTools ?? []),
+    refused: 0,
   };
+}
+
+/** Whether the episode's task offers a tool: a call on any other is answered as an unknown tool. */
+export function offersTool(episode: Episode, name: string): boolean {
+  return episode.offered === undefined || episode.offered.has(name);
+}
+
+/** Whether the agent is shown a tool now: offered and not (or no longer) held out. */
+export function showsTool(episode: Episode, name: string): boolean {
+  return offersTool(episode, name) && !episode.heldOut.has(name);
+}
+
+/** Whether the episode shows every tool of its environment (no offer, nothing held out). */
+export function showsAllTools(episode: Episode): boolean {
+  return episode.offered === undefined && episode.heldOut.size === 0;
 }
 
 /** What a user turn returns to the client. */
@@ -95,12 +126,15 @@ export interface UserTurn {
   stop: boolean;
   /** The errors injected in this message (empty for a truthful one). */
   injectedUserErrors: InjectedUserError[];
+  /** The held-out tools this message gave back (`UserReply.revealTools`): shown from now on. */
+  revealedTools: string[];
 }
 
 /**
  * Asks the simulated user for its opening (`first`) or its reply to the conversation so far,
- * records the message and any injected errors (with the message's index), and ends the
- * episode on a stop. The user's own failures propagate (the route answers `user_failed`).
+ * records the message, any injected errors (with the message's index) and the held-out tools
+ * it gives back (as `rollout` does), and ends the episode on a stop. The user's own failures
+ * propagate (the route answers `user_failed`).
  */
 export async function userTurn(episode: Episode, first: boolean): Promise<UserTurn> {
   const user = episode.user as UserSimulator;
@@ -114,9 +148,10 @@ export async function userTurn(episode: Episode, first: boolean): Promise<UserTu
     for (const e of errors as unknown as InjectedUserError[]) injected.push({ ...e, messageIndex });
   }
   episode.injected.push(...injected);
+  const revealedTools = (reply.revealTools ?? []).filter((name) => episode.heldOut.delete(name));
   if (reply.stop) episode.termination = 'user_stop';
   else checkLimits(episode);
-  return { content: reply.content, stop: reply.stop, injectedUserErrors: injected };
+  return { content: reply.content, stop: reply.stop, injectedUserErrors: injected, revealedTools };
 }
 
 function checkLimits(episode: Episode): void {

@@ -60,14 +60,14 @@ describe('sessions with a simulated user', () => {
     const server = await serve();
     const { id } = await open(server);
     const { asked, stepped, finished } = await play(server, id);
-    expect(asked).toEqual({ content: 'My note id is "n2".', stop: false, injectedUserErrors: [], done: false, termination: null });
+    expect(asked).toEqual({ content: 'My note id is "n2".', stop: false, injectedUserErrors: [], revealedTools: [], done: false, termination: null });
     expect(stepped).toMatchObject({ ok: true, done: false });
     expect(finished).toMatchObject({ stop: true, done: true, termination: 'user_stop' });
     expect((await call(server, 'GET', `/sessions/${id}/reward`)).body).toMatchObject({ reward: 1, components: { state: 1, outputs: 1 }, done: true, termination: 'user_stop' });
     expect((await call(server, 'GET', `/sessions/${id}/verdict`)).body).toEqual({ userError: false, blame: 'none', kinds: [], mask: 1, evidence: [], judge: 'rule' });
   });
 
-  it('an injected wrong fact is reported with its message index, and the rule judge masks the episode', async () => {
+  it('an injected wrong fact is reported with its message index; the rule judge finds it, and masks only if it changed the outcome', async () => {
     const server = await serve();
     const { id } = await open(server, { taskId: TASK, user: user({ errorRate: 1, errorKinds: ['wrong_fact'] }) });
     const { asked } = await play(server, id);
@@ -76,7 +76,9 @@ describe('sessions with a simulated user', () => {
     ]);
     expect(asked.content).not.toContain('n2');
     const verdict = (await call(server, 'GET', `/sessions/${id}/verdict?judge=rule`)).body;
-    expect(verdict).toMatchObject({ userError: true, blame: 'user', kinds: ['wrong_fact'], mask: 0 });
+    // The agent completed the right note anyway: the episode succeeded, so the deviation is found
+    // but the episode is kept (the judge's causality rule).
+    expect(verdict).toMatchObject({ userError: false, blame: 'none', kinds: ['wrong_fact'], mask: 1 });
     const trajectory = (await call(server, 'GET', `/sessions/${id}/trajectory?format=autoforge`)).body;
     expect(trajectory.injectedUserErrors).toEqual(asked.injectedUserErrors);
   });

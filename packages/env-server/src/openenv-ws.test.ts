@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EnvironmentServer, EnvironmentServerOptions, ServeCatalog } from './server.js';
 import { createEnvironmentServer } from './server.js';
-import { userCatalog } from './test-fixture.js';
+import { TOOLS_TASK, taskToolsCatalog, userCatalog } from './test-fixture.js';
 import { acceptKey } from './websocket.js';
 
 let catalog: ServeCatalog;
@@ -84,8 +84,8 @@ async function connect(url: string, headers: Record<string, string> = {}): Promi
   });
 }
 
-async function serve(options: EnvironmentServerOptions = {}): Promise<{ server: EnvironmentServer; url: string }> {
-  const server = await createEnvironmentServer(catalog, options);
+async function serve(options: EnvironmentServerOptions = {}, served: ServeCatalog = catalog): Promise<{ server: EnvironmentServer; url: string }> {
+  const server = await createEnvironmentServer(served, options);
   servers.push(server);
   return { server, url: await server.listen({ port: 0 }) };
 }
@@ -116,6 +116,21 @@ describe('OpenEnv /ws', () => {
     expect((await ws.next()).opcode).toBe(0x8);
     await new Promise((r) => ws.socket.once('close', r));
     expect(server.sessions.size).toBe(0);
+  });
+
+  it('a task’s held-out tool is missing from the reset observation, runs when called, and is listed after the user reply that gives it back', async () => {
+    const { url } = await serve({}, await taskToolsCatalog());
+    const ws = (await connect(url)) as Client;
+    const names = (answer: Record<string, unknown>): string[] =>
+      (answer.data as { observation: { tools: { function: { name: string } }[] } }).observation.tools.map((t) => t.function.name);
+    expect(names(await ws.request({ type: 'reset', data: { task_id: TOOLS_TASK } }))).toEqual(['get_note']);
+    const refused = await ws.request({ type: 'step', data: { tool_name: 'add_note', arguments: { text: 'x' } } });
+    expect(refused).toMatchObject({ data: { observation: { error: { error_type: 'tool_not_found', message: 'unknown tool "add_note"' } } } });
+    const early = await ws.request({ type: 'step', data: { tool_name: 'complete_note', arguments: { note_id: 'n1' } } });
+    expect(early).toMatchObject({ data: { observation: { result: { id: 'n1', done: true }, error: null } } });
+    await ws.request({ type: 'step', data: { type: 'message', content: 'Done?' } });
+    expect(names(await ws.request({ type: 'step', data: { type: 'message', content: 'Anything else?' } }))).toEqual(['get_note', 'complete_note']);
+    ws.socket.destroy();
   });
 
   it('answers errors with OpenEnv’s WSErrorCode: INVALID_JSON, UNKNOWN_TYPE, VALIDATION_ERROR, CAPACITY_REACHED', async () => {

@@ -5,12 +5,12 @@
 // are stateless (a fresh environment per request); here an episode is a session, named by the
 // `episode_id` that /reset returns in its observation and that /step carries (StepRequest
 // allows extra fields).
-import type { JsonObject, JsonValue, Task, ToolCallError, ToolResult } from '@autoforge/core';
+import type { JsonObject, JsonValue, Task, ToolCallError, ToolResult, ToolSpec } from '@autoforge/core';
 import { observationText } from '@autoforge/env-runtime';
 import { toOpenAIMessages } from '@autoforge/llm';
 import type { FastifyInstance } from 'fastify';
 import type { LoadedEnvironment, ServerContext } from './actions.js';
-import { emptyBody, need, openSession, resetSession, rewardOf, sayToUser, stepTool, userConfig } from './actions.js';
+import { emptyBody, need, openSession, resetSession, rewardOf, sayToUser, stepCountOf, stepTool, userConfig, visibleTools, visibleToolSpecs } from './actions.js';
 import { OPENENV_SCHEMAS } from './api-schemas.js';
 import type { UserConfig } from './episode.js';
 import { ServeError } from './serve-error.js';
@@ -70,8 +70,9 @@ function resetTask(ctx: ServerContext, body: ResetBody): Task {
   return ctx.taskList[((seed % ctx.taskList.length) + ctx.taskList.length) % ctx.taskList.length] as Task;
 }
 
-// The tool list goes with `/reset` and `list_tools` only: a step's observation is the new
-// messages (the list is 10.8 of 11.3 KB of a step's answer on a 16-tool environment).
+// The tool list goes only with `/reset`, `list_tools` and a user reply that gives held-out tools
+// back: a step's observation is the new messages (the list is 10.8 of 11.3 KB of a step's answer
+// on a 16-tool environment).
 function observationOf(managed: ManagedSession, loaded: LoadedEnvironment, from: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     messages: toOpenAIMessages(managed.episode.messages.slice(from)),
@@ -140,7 +141,7 @@ export function registerOpenEnvRoutes(app: FastifyInstance, ctx: ServerContext, 
 
   const stateOf = (managed: ManagedSession): Record<string, unknown> => ({
     episode_id: managed.id,
-    step_count: managed.session.stepCount,
+    step_count: stepCountOf(managed),
     task_id: managed.task?.id ?? null,
     env_id: managed.environment.id,
     turns: managed.episode.turns,
@@ -177,7 +178,7 @@ export function registerOpenEnvRoutes(app: FastifyInstance, ctx: ServerContext, 
     }
     const loaded = loadedOf(managed);
     const policy = ctx.policyOf(task, loaded.spec);
-    return { managed, response: { observation: observationOf(managed, loaded, 0, { tools: loaded.tools, policy, seed }), ...rewardDone(managed) } };
+    return { managed, response: { observation: observationOf(managed, loaded, 0, { tools: visibleTools(loaded, managed), policy, seed }), ...rewardDone(managed) } };
   };
 
   app.post<{ Body: ResetBody | undefined }>('/reset', { preValidation: emptyBody, schema: OPENENV_SCHEMAS.reset, serializerCompiler: () => (data) => JSON.stringify(data) }, async (request) => {
@@ -188,18 +189,22 @@ export function registerOpenEnvRoutes(app: FastifyInstance, ctx: ServerContext, 
     const loaded = loadedOf(managed);
     const from = managed.episode.messages.length;
     if (action.type === 'list_tools') {
-      return { observation: observationOf(managed, loaded, from, { tools: loaded.tools }), ...rewardDone(managed) };
+      return { observation: observationOf(managed, loaded, from, { tools: visibleTools(loaded, managed) }), ...rewardDone(managed) };
     }
     if (action.type === 'message') {
       const turn = await sayToUser(managed, action.content);
       return {
-        observation: observationOf(managed, loaded, from, { content: turn.content, stop: turn.stop }),
+        observation: observationOf(managed, loaded, from, {
+          content: turn.content,
+          stop: turn.stop,
+          ...(turn.revealedTools.length > 0 ? { tools: visibleTools(loaded, managed) } : {}),
+        }),
         ...rewardDone(managed),
       };
     }
     const args = action.arguments ?? {};
     const call = {
-      id: action.tool_call_id ?? `call-${managed.session.stepCount}`,
+      id: action.tool_call_id ?? `call-${stepCountOf(managed)}`,
       name: action.tool_name,
       arguments: typeof args === 'string' ? args : JSON.stringify(args),
     };
@@ -214,8 +219,8 @@ export function registerOpenEnvRoutes(app: FastifyInstance, ctx: ServerContext, 
   );
 
   // ── /mcp: JSON-RPC 2.0, tools/list and tools/call, plus OpenEnv's session methods ──
-  const mcpTools = (loaded: LoadedEnvironment): JsonObject[] =>
-    loaded.spec.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters as unknown as JsonValue }));
+  const mcpTools = (tools: readonly ToolSpec[]): JsonObject[] =>
+    tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters as unknown as JsonValue }));
 
   const envFor = (params: JsonObject): LoadedEnvironment | string => {
     if (typeof params.env_id === 'string') return ctx.envs.get(params.env_id) ?? `unknown environment ${params.env_id}`;
@@ -254,11 +259,11 @@ export function registerOpenEnvRoutes(app: FastifyInstance, ctx: ServerContext, 
           if (sessionId !== undefined) {
             const managed = inSession();
             if (!('episode' in managed)) return managed;
-            return rpcResult(id, { tools: mcpTools(loadedOf(managed as ManagedSession)) });
+            return rpcResult(id, { tools: mcpTools(visibleToolSpecs(managed as ManagedSession)) });
           }
           const loaded = envFor(params);
           if (typeof loaded === 'string') return rpcError(id, RPC.INVALID_PARAMS, loaded);
-          return rpcResult(id, { tools: mcpTools(loaded) });
+          return rpcResult(id, { tools: mcpTools(loaded.spec.tools) });
         }
         case 'tools/call': {
           const name = params.name;

@@ -3,7 +3,7 @@ import { observationText } from '@autoforge/env-runtime';
 import { toOpenAIMessages } from '@autoforge/llm';
 import type { FastifyInstance } from 'fastify';
 import type { LoadedEnvironment, Opened, ServerContext } from './actions.js';
-import { emptyBody, expertAction, need, openSession, recordMessage, resetSession, rewardOf, sayToUser, stepTool, trajectoryOf, userConfig, verdictOf } from './actions.js';
+import { emptyBody, expertAction, need, openSession, recordMessage, resetSession, rewardOf, sayToUser, stepCountOf, stepTool, trajectoryOf, userConfig, verdictOf, visibleTools } from './actions.js';
 import { ROUTE_SCHEMAS } from './api-schemas.js';
 import type { EpisodeLimits, UserConfig } from './episode.js';
 import { ServeError } from './serve-error.js';
@@ -110,7 +110,7 @@ export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
         sessionId: managed.id,
         envId: loaded.spec.id,
         taskId: task?.id ?? null,
-        tools: loaded.tools,
+        tools: visibleTools(loaded, managed),
         intent: task?.intent ?? null,
         policy: opened.policy,
         ...episodeStart(opened),
@@ -120,7 +120,7 @@ export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.get<{ Params: SessionParams }>('/sessions/:id/tools', { schema: ROUTE_SCHEMAS.sessionTools }, async (request) => {
     const managed = session(request.params.id);
-    return { tools: (ctx.envs.get(managed.environment.id) as LoadedEnvironment).tools };
+    return { tools: visibleTools(ctx.envs.get(managed.environment.id) as LoadedEnvironment, managed) };
   });
 
   app.post<{ Params: SessionParams; Body: { name: string; arguments?: Record<string, unknown> | string; id?: string } }>(
@@ -132,7 +132,7 @@ export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
     async (request) => {
       const managed = session(request.params.id);
       const { name, arguments: args = {}, id } = request.body;
-      const call = { id: id ?? `call-${managed.session.stepCount}`, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) };
+      const call = { id: id ?? `call-${stepCountOf(managed)}`, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) };
       const { result, stepIndex } = await stepTool(ctx, managed, call);
       return stepBody(managed, result, stepIndex);
     },
@@ -162,7 +162,7 @@ export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
       const current = managed.session;
       return {
         digest: current.digest(),
-        stepCount: current.stepCount,
+        stepCount: stepCountOf(managed),
         done: managed.episode.termination !== undefined,
         ...(request.query.state ? { state: current.state() } : {}),
       };
@@ -198,7 +198,7 @@ export function registerEpisodeRoutes(app: FastifyInstance, ctx: ServerContext):
         envId: trajectory.envId,
         taskId: trajectory.taskId,
         messages: toOpenAIMessages(trajectory.messages),
-        tools: (ctx.envs.get(managed.environment.id) as LoadedEnvironment).tools,
+        tools: visibleTools(ctx.envs.get(managed.environment.id) as LoadedEnvironment, managed),
         reward: trajectory.reward,
         termination: trajectory.termination,
         done: managed.episode.termination !== undefined,

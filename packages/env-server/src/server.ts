@@ -32,6 +32,13 @@ export interface ServeCatalog {
   policy?: string | undefined;
   /** The expert agent of a task (`GET /sessions/:id/expert`), e.g. the oracle of its blueprint. */
   expertFor?: ((task: Task) => Agent | undefined) | undefined;
+  /**
+   * A task's own simulated user (a benchmark's, e.g. BFCL's scripted turns, whose replies give
+   * held-out tools back). Sessions whose user is `kind: 'scripted'` get it instead of
+   * `createScriptedUser` when it returns one; `llm` users are not affected. Called once per
+   * episode (open and every reset): return a fresh user each time. Default: none.
+   */
+  userFor?: ((task: Task) => UserSimulator | undefined) | undefined;
 }
 
 /** Which routes the server mounts: `native` (`/sessions/...`), `openenv` (`/reset`, `/step`, `/mcp`, ...), or `both`. */
@@ -150,7 +157,8 @@ const PUBLIC_ROUTES = new Set(['/health', '/openapi.json']);
  * next action, resets; the OpenEnv protocol beside them (`/reset`, `/step`, `/state`,
  * `/schema`, `/metadata`, `/mcp`); a session cap, idle reaping, per-call and per-episode
  * time-outs, optional bearer-token auth, JSON errors with codes, and its OpenAPI 3.1 document
- * at `/openapi.json`. Loads every environment (sandboxes included) before resolving. Throws
+ * at `/openapi.json`. A session on a task shows and allows the task's tools (`Task.tools`, less
+ * the `heldOutTools` no user reply has given back yet), as `rollout` does. Loads every environment (sandboxes included) before resolving. Throws
  * `ServeError` `invalid_options` for bad options or a task whose environment is missing.
  */
 export async function createEnvironmentServer(catalog: ServeCatalog, options: EnvironmentServerOptions = {}): Promise<EnvironmentServer> {
@@ -251,7 +259,7 @@ export async function createEnvironmentServer(catalog: ServeCatalog, options: En
 
   const { userModel, judgeModel } = options;
   const createUser = (task: Task, config: UserConfig): UserSimulator => {
-    if (config.kind === 'scripted') return createScriptedUser(task, { seed: config.seed, errorRate: config.errorRate, errorKinds: config.errorKinds });
+    if (config.kind === 'scripted') return catalog.userFor?.(task) ?? createScriptedUser(task, { seed: config.seed, errorRate: config.errorRate, errorKinds: config.errorKinds });
     if (userModel === undefined) throw new ServeError('no_model', 'serve: an llm user needs a model (autoforge serve --user-model, or createEnvironmentServer({ userModel }))', { where: '/body/user/kind' });
     return createLLMUser(task, { model: userModel, seed: config.seed });
   };

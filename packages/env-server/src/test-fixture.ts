@@ -1,6 +1,6 @@
 // Test support (not exported): a tiny notes environment with sandboxed tools and two tasks,
 // one on the seed state and one with its own initial state.
-import type { JsonObject, JsonSchema, Task } from '@autoforge/core';
+import type { JsonObject, JsonSchema, Task, UserReply, UserSimulator } from '@autoforge/core';
 import { digest } from '@autoforge/core';
 import type { EnvironmentSpec, EnvironmentTool } from '@autoforge/env-runtime';
 import { createEnvironment } from '@autoforge/env-runtime';
@@ -116,6 +116,49 @@ export async function userCatalog(): Promise<ServeCatalog> {
       requiredOutputs: [],
     };
     return { specs: base.specs, tasks: [...base.tasks, task] };
+  } finally {
+    env.close();
+  }
+}
+
+/** The task of `taskToolsCatalog`: it offers `get_note` and `complete_note`, and holds `complete_note` out. */
+export const TOOLS_TASK = 'notes/task-tools';
+
+/**
+ * The notes catalog plus a task that offers two of the three tools and holds one of them out,
+ * with a catalog `userFor` that plays its turns as BFCL's do: the opening, a plain reply, then
+ * a reply that gives `complete_note` back, then a stop. Other tasks get no user of their own.
+ */
+export async function taskToolsCatalog(): Promise<ServeCatalog> {
+  const base = await notesCatalog();
+  const env = await createEnvironment(NOTES_SPEC);
+  try {
+    const session = env.createSession();
+    const result = await session.step({ id: 'gold', name: 'complete_note', arguments: '{"note_id":"n1"}' });
+    if (!result.ok) throw new Error(`fixture: ${result.error.message}`);
+    const task: Task = {
+      id: TOOLS_TASK,
+      envId: 'notes',
+      intent: 'Tick off the milk note.',
+      userFacts: [],
+      goldCalls: [{ name: 'complete_note', arguments: { note_id: 'n1' } }],
+      expectedFinalDigest: session.digest(),
+      requiredOutputs: [],
+      tools: ['get_note', 'complete_note'],
+      heldOutTools: ['complete_note'],
+    };
+    const turns: UserReply[] = [
+      { content: 'Tick off the milk note (n1).', stop: false },
+      { content: 'Look it up first.', stop: false },
+      { content: '', stop: false, revealTools: ['complete_note'] },
+      { content: '###STOP###', stop: true },
+    ];
+    const turnUser = (): UserSimulator => {
+      let next = 0;
+      const say = async (): Promise<UserReply> => turns[Math.min(next++, turns.length - 1)] as UserReply;
+      return { name: 'turns', start: say, reply: say };
+    };
+    return { specs: base.specs, tasks: [...base.tasks, task], userFor: (t) => (t.id === TOOLS_TASK ? turnUser() : undefined) };
   } finally {
     env.close();
   }

@@ -1,5 +1,5 @@
 import type { JsonValue, Message, Task, ToolStep, Trajectory } from '@autoforge/core';
-import { isJsonObject } from '@autoforge/core';
+import { isJsonObject, valueTokens } from '@autoforge/core';
 import type { UserErrorKind } from './judge.js';
 
 /**
@@ -24,24 +24,6 @@ export interface TaskFinding {
   effect: 'hindered' | 'helped';
   /** The value at issue, as written, where there is one. */
   value?: string;
-}
-
-/**
- * Value-like tokens: snake-case ids ending in digits (`mia_li_3668`), codes of 5 to 10 capital
- * letters and digits with at least one of each (`K1NW8N`), `#`-prefixed ids (`#W2378156`),
- * emails, ISO dates.
- */
-const VALUE_PATTERN = /#[A-Za-z]*\d{3,}\b|\b[a-z][a-z]*(?:_[a-z]+)*_\d{2,}\b|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\b\d{4}-\d{2}-\d{2}\b|\b[A-Z0-9]{5,10}\b/g;
-
-/** The value-like tokens of a text, in order, without repeats (codes need a letter and a digit). */
-export function valueTokens(text: string): string[] {
-  const out: string[] = [];
-  for (const match of text.matchAll(VALUE_PATTERN)) {
-    const v = match[0];
-    if (/^[A-Z0-9]+$/.test(v) && !(/[A-Z]/.test(v) && /\d/.test(v))) continue;
-    if (!out.includes(v)) out.push(v);
-  }
-  return out;
 }
 
 function scalarStrings(value: JsonValue, out: string[] = []): string[] {

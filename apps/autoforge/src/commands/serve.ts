@@ -65,7 +65,9 @@ export async function loadServeCatalog(dir: string, io: CliIo): Promise<ServeCat
     }
     return experts.get(task.id);
   };
-  return { ...catalog, expertFor, ...(bench ? { natives: { ...bench.adapter.natives } } : {}) };
+  // Its scripted user is the benchmark's own (BFCL's turns), where it has one.
+  const userFor = bench?.adapter.user !== undefined ? (task: Task) => bench.adapter.user?.(task, 0) : undefined;
+  return { ...catalog, expertFor, ...(userFor ? { userFor } : {}), ...(bench ? { natives: { ...bench.adapter.natives } } : {}) };
 }
 
 function integer(text: string, option: string, min: number, max: number): number {
