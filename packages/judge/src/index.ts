@@ -4,6 +4,7 @@ export type { RuleJudgeOptions } from './rule-judge.js';
 export { createRuleJudge } from './rule-judge.js';
 export type { LLMJudgeOptions } from './llm-judge.js';
 export { createLLMJudge, llmJudgeMessages, verdictSchema } from './llm-judge.js';
+export type { FaultAuthor, UserErrorSeverity } from './llm-judge.js';
 export { LLM_JUDGE_PROMPT } from './prompts/llm-judge.js';
 export type { JudgeAllOptions, JudgeAllSummary, JudgeFailure } from './judge-all.js';
 export { judgeAll } from './judge-all.js';

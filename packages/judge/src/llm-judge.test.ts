@@ -12,9 +12,14 @@ const task: Task = {
   envId: 'shop',
   intent: 'You want to cancel order #W1. If asked, your zip is "10108".',
   userFacts: [{ key: 'zip', description: 'your zip', value: '10108' }],
-  goldCalls: [],
+  goldCalls: [
+    { name: 'find_user', arguments: { zip: '10108' } },
+    { name: 'cancel_order', arguments: { order_id: '#W1' } },
+  ],
   expectedFinalDigest: '0'.repeat(64),
   requiredOutputs: ['refund of 20'],
+  // A long policy: the judge sees all of it (it used to clip at 600 characters).
+  policy: `You are a shop assistant. ${'Verify the customer before any change, then confirm every write. '.repeat(20)}The end of the policy.`,
 };
 const messages: Message[] = [
   { role: 'system', content: 'You are a shop assistant.' },
@@ -43,12 +48,16 @@ const trajectory: Trajectory = {
   metadata: {},
 };
 const good = JSON.stringify({
-  userError: true,
+  faultAuthor: 'user',
+  agentFault: null,
   kinds: ['wrong_fact'],
-  blame: 'user',
+  severity: 'critical_hindered',
+  userError: true,
+  decidingMessage: 3,
   evidence: [{ messageIndex: 3, note: 'zip 10180 instead of 10108' }],
   explanation: 'The user misstated the zip.',
 });
+const verdict = (over: object) => JSON.stringify({ ...JSON.parse(good), ...over });
 
 const servers: ScriptedChatServer[] = [];
 afterEach(async () => {
@@ -64,18 +73,28 @@ const bodyOf = (server: ScriptedChatServer, i: number) =>
   server.chatRequests()[i]?.body as { messages: { role: string; content: string }[]; response_format: unknown; temperature: number };
 
 describe('llmJudgeMessages', () => {
-  it('shows the task, the facts, the outcome and the numbered dialogue', () => {
+  it('shows the full policy, the instruction, the facts, the gold actions, the outcome and the numbered dialogue', () => {
     const [system, user] = llmJudgeMessages(trajectory, task);
     expect(system?.content).toContain('"wrong_fact"');
-    expect(system?.content).toContain('JSON');
+    expect(system?.content).toContain('critical_hindered');
+    expect(system?.content).toContain('"decidingMessage"');
     const text = user?.content as string;
+    expect(text).toContain(task.policy as string);
+    expect((task.policy as string).length).toBeGreaterThan(600);
     expect(text).toContain('User instruction: You want to cancel order #W1.');
     expect(text).toContain('- your zip: "10108"');
+    expect(text).toContain('Gold actions (the calls that solve the task, in order):\n1. find_user({"zip":"10108"})\n2. cancel_order({"order_id":"#W1"})');
     expect(text).toContain('- "refund of 20"');
-    expect(text).toContain('How the episode ended: user_stop; reward 0; failed tool calls: find_user: tool_error.');
+    expect(text).toContain('How the episode ended: user_stop; reward 0 (the expected outcome was not reached); failed tool calls: find_user: tool_error.');
+    expect(text).toContain('- [4] find_user({"zip":"10180"}) → error tool_error');
     expect(text).toContain('[3] user: My zip is "10180".');
     expect(text).toContain('[4] agent: (no text)\n    calls find_user {"zip":"10180"}');
     expect(text).toContain('[5] tool (error): Error: user not found');
+    // A long tool result is clipped at maxObservationChars, the policy never.
+    const long = { ...trajectory, messages: [...messages.slice(0, 5), { role: 'tool' as const, toolCallId: 'c1', content: 'x'.repeat(5000) }, ...messages.slice(6)] };
+    const clipped = llmJudgeMessages(long, task, { maxObservationChars: 100 })[1]?.content as string;
+    expect(clipped).toContain('(4900 more characters)');
+    expect(clipped).toContain('The end of the policy.');
   });
 });
 
@@ -95,7 +114,7 @@ describe('createLLMJudge', () => {
       blame: 'user',
       evidence: [{ messageIndex: 3, note: 'zip 10180 instead of 10108' }],
       judge: 'llm:judge-model',
-      metadata: { modelCalls: 1, explanation: 'The user misstated the zip.' },
+      metadata: { modelCalls: 1, severity: 'critical_hindered', decidingMessage: 3, faultAuthor: 'user', explanation: 'The user misstated the zip.' },
     });
     expect(server.chatRequests()).toHaveLength(3);
     expect(bodyOf(server, 2).response_format).toEqual({ type: 'json_object' });
@@ -103,7 +122,7 @@ describe('createLLMJudge', () => {
   });
 
   it('repairs a malformed verdict and an evidence index outside the dialogue through completeJson', async () => {
-    const outOfRange = JSON.stringify({ userError: true, kinds: ['wrong_fact'], blame: 'user', evidence: [{ messageIndex: 42, note: 'x' }] });
+    const outOfRange = verdict({ evidence: [{ messageIndex: 42, note: 'x' }] });
     const { server, model } = await setup({ script: ['{"userError": true, "kinds": ["wrong_fact"', outOfRange, good] });
     const v = await createLLMJudge({ model }).judge(trajectory, task);
     expect(v.evidence).toEqual([{ messageIndex: 3, note: 'zip 10180 instead of 10108' }]);
@@ -112,10 +131,18 @@ describe('createLLMJudge', () => {
     expect(bodyOf(server, 2).messages.at(-1)?.content).toContain('/evidence/0/messageIndex: must be <= 7');
   });
 
-  it('treats a verdict with kinds as a user error even if the model said otherwise', async () => {
-    const { model } = await setup({ script: [JSON.stringify({ userError: false, kinds: ['early_stop'], blame: 'agent', evidence: [] })] });
-    const v = await createLLMJudge({ model }).judge(trajectory, task);
-    expect(v).toMatchObject({ userError: true, kinds: ['early_stop'], blame: 'agent', metadata: { normalized: 'userError set: kinds were given' } });
+  it('masks exactly the critical deviations, whatever the model\'s own flag says', async () => {
+    const { model } = await setup({
+      script: [
+        verdict({ userError: false, kinds: ['early_stop'], severity: 'critical_hindered', faultAuthor: 'user' }),
+        verdict({ userError: true, kinds: ['invented_requirement'], severity: 'minor', faultAuthor: 'agent', agentFault: 'used_wrong_tool_argument' }),
+        verdict({ userError: false, kinds: ['wrong_fact'], severity: 'critical_helped', faultAuthor: 'user' }),
+      ],
+    });
+    const judge = createLLMJudge({ model });
+    expect(await judge.judge(trajectory, task)).toMatchObject({ userError: true, kinds: ['early_stop'], metadata: { normalized: 'userError true: severity critical_hindered with 1 kind(s)' } });
+    expect(await judge.judge(trajectory, task)).toMatchObject({ userError: false, blame: 'agent', metadata: { severity: 'minor', agentFault: 'used_wrong_tool_argument' } });
+    expect(await judge.judge(trajectory, task)).toMatchObject({ userError: true, metadata: { severity: 'critical_helped', decidingMessage: 3 } });
   });
 
   it('throws E_MODEL_OUTPUT when no reply is valid after maxRepairs, and E_MODEL when the model fails', async () => {

@@ -17,17 +17,28 @@ export interface LLMJudgeOptions {
   maxTokens?: number;
   /** Follow-up requests that ask the model to fix an invalid verdict. Default `2`. */
   maxRepairs?: number;
-  /** Characters of a tool result or system prompt shown to the model. Default `600`. */
+  /**
+   * Characters of one tool result (or call's arguments) shown to the model. Default `4000`. The
+   * policy, the instruction and the user's and agent's words are never clipped.
+   */
   maxObservationChars?: number;
   /** The judge's name in verdicts. Default `"llm:<model>"`. */
   name?: string;
 }
 
+/** Who is at fault, as tau-bench's auto error identification assigns it. */
+export type FaultAuthor = 'user' | 'agent' | 'environment' | 'none';
+/** How much a user deviation mattered (tau2's reviewer): only critical ones mask an episode. */
+export type UserErrorSeverity = 'critical_hindered' | 'critical_helped' | 'minor' | 'none';
+
 /** The verdict as the model writes it. */
 interface RawVerdict {
-  userError: boolean;
+  faultAuthor: FaultAuthor;
+  agentFault: 'called_wrong_tool' | 'used_wrong_tool_argument' | 'goal_partially_completed' | 'other' | null;
   kinds: UserErrorKind[];
-  blame: Blame;
+  severity: UserErrorSeverity;
+  userError: boolean;
+  decidingMessage: number;
   evidence: VerdictEvidence[];
   explanation?: string;
 }
@@ -39,24 +50,25 @@ const schemas = new Map<number, JsonSchemaObject>();
 export function verdictSchema(messageCount: number): JsonSchemaObject {
   let schema = schemas.get(messageCount);
   if (!schema) {
+    const index = { type: 'integer', minimum: 0, maximum: Math.max(0, messageCount - 1) } as const;
     schema = {
       type: 'object',
       additionalProperties: false,
-      required: ['userError', 'kinds', 'blame', 'evidence'],
+      required: ['faultAuthor', 'kinds', 'severity', 'userError', 'decidingMessage', 'evidence'],
       properties: {
-        userError: { type: 'boolean' },
+        faultAuthor: { enum: ['user', 'agent', 'environment', 'none'] },
+        agentFault: { enum: ['called_wrong_tool', 'used_wrong_tool_argument', 'goal_partially_completed', 'other', null] },
         kinds: { type: 'array', uniqueItems: true, items: { enum: [...USER_ERROR_KINDS] } },
-        blame: { enum: ['user', 'agent', 'environment', 'none'] },
+        severity: { enum: ['critical_hindered', 'critical_helped', 'minor', 'none'] },
+        userError: { type: 'boolean' },
+        decidingMessage: index,
         evidence: {
           type: 'array',
           items: {
             type: 'object',
             additionalProperties: false,
             required: ['messageIndex', 'note'],
-            properties: {
-              messageIndex: { type: 'integer', minimum: 0, maximum: Math.max(0, messageCount - 1) },
-              note: { type: 'string' },
-            },
+            properties: { messageIndex: index, note: { type: 'string' } },
           },
         },
         explanation: { type: 'string' },
@@ -74,7 +86,7 @@ function clip(text: string, max: number): string {
 function render(m: Message, i: number, maxChars: number): string {
   switch (m.role) {
     case 'system':
-      return `[${i}] system (the agent's policy): ${clip(m.content, maxChars)}`;
+      return `[${i}] system (the agent's policy, shown in full above)`;
     case 'user':
       return `[${i}] user: ${m.content}`;
     case 'assistant': {
@@ -87,22 +99,39 @@ function render(m: Message, i: number, maxChars: number): string {
   }
 }
 
-/** The messages the LLM judge sends for one trajectory: the system prompt and the case. */
+/**
+ * The messages the LLM judge sends for one trajectory: the system prompt and the case — the
+ * agent's full policy, the instruction, its facts, the gold actions and the expected outcome, how
+ * the episode ended, and every message with its tool results (each clipped at
+ * `maxObservationChars`, default 4000).
+ */
 export function llmJudgeMessages(trajectory: Trajectory, task: Task, options: { maxObservationChars?: number } = {}): Message[] {
-  const max = options.maxObservationChars ?? 600;
-  const facts = task.userFacts.length > 0 ? task.userFacts.map((f) => `- ${f.description}: ${sayValue(f.value)}`).join('\n') : '- (none)';
+  const max = options.maxObservationChars ?? 4000;
+  const policy = task.policy ?? trajectory.messages.find((m) => m.role === 'system')?.content;
+  const facts = task.userFacts.length > 0 ? task.userFacts.map((f) => `- ${f.description}: ${sayValue(f.value)}`).join('\n') : '- (none listed; read them from the instruction)';
+  const gold = task.goldCalls.length > 0 ? task.goldCalls.map((c, i) => `${i + 1}. ${c.name}(${JSON.stringify(c.arguments)})`).join('\n') : '(none: the task needs no change)';
   const outputs = task.requiredOutputs.length > 0 ? task.requiredOutputs.map((o) => `- ${JSON.stringify(o)}`).join('\n') : '- (none)';
   const failedTools = trajectory.steps.filter((s) => !s.result.ok).map((s) => (s.result.ok ? '' : `${s.call.name}: ${s.result.error.code}`));
+  const executed = trajectory.steps.map((s) => `- [${s.messageIndex}] ${s.call.name}(${clip(s.call.arguments, max)}) → ${s.result.ok ? 'ok' : `error ${s.result.error.code}`}`);
   const text = [
+    "The agent's policy:",
+    policy !== undefined && policy !== '' ? policy : '(none)',
+    '',
     `User instruction: ${task.intent}`,
     '',
-    'Facts the user was given (the true values):',
+    'Facts the instruction gives the user (the true values):',
     facts,
     '',
-    'Strings the agent had to report:',
+    'Gold actions (the calls that solve the task, in order):',
+    gold,
+    '',
+    'Expected outcome: the state the gold actions leave, and these strings said by the agent:',
     outputs,
     '',
-    `How the episode ended: ${trajectory.termination}; reward ${trajectory.reward}${failedTools.length > 0 ? `; failed tool calls: ${failedTools.join(', ')}` : ''}.`,
+    `How the episode ended: ${trajectory.termination}; reward ${trajectory.reward} (${trajectory.reward >= 1 ? 'the expected outcome was reached' : 'the expected outcome was not reached'})${failedTools.length > 0 ? `; failed tool calls: ${failedTools.join(', ')}` : ''}.`,
+    '',
+    "The agent's tool calls:",
+    ...(executed.length > 0 ? executed : ['- (none)']),
     '',
     `The conversation (${trajectory.messages.length} messages, numbered from 0):`,
     ...trajectory.messages.map((m, i) => render(m, i, max)),
@@ -116,13 +145,17 @@ export function llmJudgeMessages(trajectory: Trajectory, task: Task, options: { 
 }
 
 /**
- * A judge backed by a chat model: it shows the model the task (intent, facts, required
- * outputs), how the episode ended and the numbered dialogue, and asks for a JSON verdict
- * (`userError`, `kinds`, `blame`, `evidence` with message indices, `explanation`) through
- * `completeJson`, which validates it against a schema — evidence indices must point into the
- * dialogue — and asks the model to repair invalid replies (`maxRepairs`). A verdict whose
- * `kinds` are not empty is a user error even if the model said otherwise
- * (`metadata.normalized`). `metadata` keeps the explanation and the number of model calls.
+ * A judge backed by a chat model: it shows the model the agent's full policy, the instruction,
+ * the gold actions and the expected outcome, how the episode ended and every message with its
+ * tool results, and asks through `completeJson` for a verdict in the taxonomy of tau-bench's
+ * auto error identification and tau2's reviewer — `faultAuthor` (user, agent, environment,
+ * none) and the agent's fault type, the user's deviation `kinds`, a `severity`
+ * (`critical_hindered`, `critical_helped`, `minor`, `none`), the `decidingMessage` and evidence
+ * — validated against a schema (message indices must point into the dialogue) and repaired by
+ * the model up to `maxRepairs` times. `userError` (the mask) is true exactly for a critical
+ * severity with at least one kind (`metadata.normalized` says when the model's own flag
+ * disagreed); `blame` is the fault author; `metadata` holds `severity`, `decidingMessage`,
+ * `faultAuthor`, `agentFault`, the explanation and the number of model calls.
  *
  * Failures are thrown, never turned into a verdict: `judgeAll` reports them per trajectory and
  * writes no line, so a rerun judges them again.
@@ -176,10 +209,14 @@ export function createLLMJudge(options: LLMJudgeOptions): Judge {
       }
       const raw = result.value;
       const kinds = USER_ERROR_KINDS.filter((k) => raw.kinds.includes(k));
-      const userError = raw.userError || kinds.length > 0;
-      const metadata: JsonObject = { modelCalls: calls };
+      // The mask follows the severity: only a critical deviation (of some kind) masks.
+      const critical = raw.severity === 'critical_hindered' || raw.severity === 'critical_helped';
+      const userError = critical && kinds.length > 0;
+      const blame: Blame = raw.faultAuthor;
+      const metadata: JsonObject = { modelCalls: calls, severity: raw.severity, decidingMessage: raw.decidingMessage, faultAuthor: raw.faultAuthor };
+      if (raw.agentFault !== undefined && raw.agentFault !== null) metadata.agentFault = raw.agentFault;
       if (raw.explanation !== undefined) metadata.explanation = raw.explanation;
-      if (userError !== raw.userError) metadata.normalized = 'userError set: kinds were given';
+      if (userError !== raw.userError) metadata.normalized = `userError ${String(userError)}: severity ${raw.severity} with ${kinds.length} kind(s)`;
       return {
         trajectoryId: trajectory.id,
         taskId: trajectory.taskId,
@@ -187,7 +224,7 @@ export function createLLMJudge(options: LLMJudgeOptions): Judge {
         rollout: trajectory.rollout,
         userError,
         kinds,
-        blame: raw.blame,
+        blame,
         evidence: [...raw.evidence].sort((a, b) => a.messageIndex - b.messageIndex).map((e) => ({ messageIndex: e.messageIndex, note: e.note })),
         judge: name,
         metadata,
