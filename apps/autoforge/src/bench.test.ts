@@ -244,3 +244,45 @@ describe('autoforge bench eval bfcl/<category>: BFCL multi-turn, and its out dir
     expect(run.tasks.length).toBe(4);
   }, 120_000);
 });
+
+describe('autoforge bench eval --user llm: the benchmark’s own user simulator (scripted OpenAI-compatible server)', () => {
+  it('tau-bench: its user prompt and greeting, the instruction inside; the offline user is named as not comparable', async () => {
+    const { createScriptedChatServer } = await import('@autoforge/llm/testing');
+    const server = await createScriptedChatServer({ script: ['I need to book a flight, my user id is mia_li_3668.', '###STOP###'] });
+    try {
+      const out = await mkdtemp(join(tmpdir(), 'bench-eval-llm-user-'));
+      dirs.push(out);
+      const io = captureIo({ AUTOFORGE_MODEL: 'scripted', OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'x' });
+      await benchEvalCommand('tau-bench/airline', { agent: 'oracle', user: 'llm', k: '1', out, data: BENCHMARKS, tasks: '1', concurrency: '1', maxTurns: '30', cache: false }, io);
+      const first = server.chatRequests()[0]?.body as { messages: { role: string; content: string }[] };
+      expect(first.messages[0]?.content).toMatch(/^You are a user interacting with an agent\.\n\nInstruction: Your user id is mia_li_3668\./);
+      expect(first.messages[0]?.content).toContain("- Do not give away all the instruction at once.");
+      expect(first.messages[1]).toEqual({ role: 'user', content: 'Hi! How can I help you today?' });
+      const trajectory = JSON.parse((await readFile(join(out, 'trajectories.jsonl'), 'utf8')).trim()) as { messages: { role: string; content: string }[] };
+      expect(trajectory.messages.find((m) => m.role === 'user')?.content).toBe('I need to book a flight, my user id is mia_li_3668.');
+      expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toMatchObject({ user: "llm (the benchmark's own user simulator)" });
+      // The offline instruction user says what it is.
+      const offline = await mkdtemp(join(tmpdir(), 'bench-eval-offline-'));
+      dirs.push(offline);
+      const oio = captureIo();
+      await benchEvalCommand('tau-bench/airline', { agent: 'oracle', k: '1', out: offline, data: BENCHMARKS, tasks: '1', concurrency: '1', maxTurns: '30' }, oio);
+      expect(oio.err()).toContain('pass^k is not comparable');
+      expect(JSON.parse(await readFile(join(offline, 'summary.json'), 'utf8')).user).toMatch(/^instruction \(offline/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('tau2: the guidelines from the data folder around the scenario; a benchmark without its own LLM user is refused', async () => {
+    const { createTau2BenchAdapter } = await import('@autoforge/bench-adapters');
+    const adapter = createTau2BenchAdapter({ domain: 'airline', dataDir: BENCHMARKS, nlAssertions: 'skip' });
+    const [task] = await adapter.tasks();
+    const prompt = adapter.userPrompt?.(task as Task);
+    expect(prompt?.system).toMatch(/^# User Simulation Guidelines\n/);
+    expect(prompt?.system).toContain(`<scenario>\n${task?.intent}\n</scenario>`);
+    const out = await mkdtemp(join(tmpdir(), 'bench-eval-nouser-'));
+    dirs.push(out);
+    const io = captureIo({ AUTOFORGE_MODEL: 'scripted', OPENAI_BASE_URL: 'http://127.0.0.1:9', OPENAI_API_KEY: 'x' });
+    await expect(benchEvalCommand('acebench/agent', { agent: 'oracle', user: 'llm', k: '1', out, data: BENCHMARKS, tasks: '1', concurrency: '1', maxTurns: '30', cache: false }, io)).rejects.toThrow(/has no LLM user simulator/);
+  });
+});

@@ -231,6 +231,11 @@ function buildProgram(io: CliIo): Command {
     .description('run an agent on every task with the benchmark\'s user simulator and evaluator; print pass^1..pass^k')
     .argument('<bench/domain>', 'e.g. tau-bench/airline (see `autoforge bench list`)')
     .addOption(new Option('--agent <agent>', 'the agent').choices([...BENCH_AGENTS]).default('oracle'))
+    .addOption(
+      new Option('--user <user>', "the user: the benchmark's offline user (instruction: its pass^k is not the benchmark's), or its own LLM user-simulator prompt (llm)")
+        .choices(['instruction', 'llm'])
+        .default('instruction'),
+    )
     .option('--k <k>', 'trials per task', '1')
     .requiredOption('-o, --out <dir>', 'where to write trajectories.jsonl, results.jsonl and summary.json')
     .option('--split <split>', 'task split (default: the benchmark\'s first, test)')
@@ -240,7 +245,7 @@ function buildProgram(io: CliIo): Command {
     .option('--max-turns <n>', 'agent turns per episode', '30')
     .option('--cache <dir>', 'openai agent: on-disk response cache', '.autoforge-cache/llm')
     .option('--no-cache', 'openai agent: do not cache model responses')
-    .option('--checkpoint <file>', 'reference agent: the policy.json written by `autoforge train` (default: untrained)'), { what: 'the openai agent (and the benchmark\'s LLM judge)', roles: ['judge'], check: true })
+    .option('--checkpoint <file>', 'reference agent: the policy.json written by `autoforge train` (default: untrained)'), { what: 'the openai agent (and the benchmark\'s LLM judge and user)', roles: ['judge', 'user'], check: true })
     .action(async (name: string, options: BenchEvalCommandOptions) => {
       await benchEvalCommand(name, options, io);
     });

@@ -53,4 +53,10 @@ export interface BenchAdapter {
    * every gold call, the oracle's reply): BFCL plays its gold turn by turn.
    */
   replay?(task: Task): Promise<TaskReplay>;
+  /**
+   * The benchmark's own LLM user simulator for a task: its system prompt and the agent greeting
+   * it answers first (tau-bench's `LLMUserSimulationEnv`, tau2's `UserSimulator`), for
+   * `createLLMUser`. Benchmarks without one leave it out.
+   */
+  userPrompt?(task: Task): { system: string; greeting: string };
 }

@@ -2,7 +2,7 @@ export type { BenchAdapter, BenchEvaluation } from './adapter.js';
 export type { BenchAdapterErrorCode } from './error.js';
 export { BenchAdapterError } from './error.js';
 export type { TauBenchAdapterOptions, TauBenchDomain, TauBenchTask } from './tau-bench-adapter.js';
-export { TAU_BENCH_TERMINATE_TOOLS, createTauBenchAdapter, replayGoldCalls, tauBenchOutputs } from './tau-bench-adapter.js';
+export { BENCH_USER_GREETING, TAU_BENCH_TERMINATE_TOOLS, createTauBenchAdapter, replayGoldCalls, tauBenchOutputs, tauBenchUserPrompt } from './tau-bench-adapter.js';
 export { TAU_BENCH_RETAIL_TOOLS } from './tau-bench-retail-tools.js';
 export { TAU_BENCH_AIRLINE_TOOLS } from './tau-bench-airline-tools.js';
 export type { Tau2Action, Tau2BenchAdapterOptions, Tau2Domain, Tau2RewardType } from './tau2-bench-adapter.js';

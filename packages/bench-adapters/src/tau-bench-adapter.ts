@@ -25,6 +25,25 @@ export interface TauBenchAdapterOptions {
   dataDir: string;
 }
 
+/**
+ * tau-bench's LLM user simulator prompt for an instruction (`LLMUserSimulationEnv.build_system_prompt`,
+ * sierra-research/tau-bench `tau_bench/envs/user.py` at 59a200c, MIT), word for word: the user
+ * model sees it, then the agent's greeting "Hi! How can I help you today?".
+ */
+export function tauBenchUserPrompt(instruction: string): string {
+  return `You are a user interacting with an agent.\n\nInstruction: ${instruction}\n
+Rules:
+- Just generate one line at a time to simulate the user's message.
+- Do not give away all the instruction at once. Only provide the information that is necessary for the current step.
+- Do not hallucinate information that is not provided in the instruction. For example, if the agent asks for the order id but it is not mentioned in the instruction, do not make up an order id, just say you do not remember or have it.
+- If the instruction goal is satisified, generate '###STOP###' as a standalone message without anything else to end the conversation.
+- Do not repeat the exact instruction in the conversation. Instead, use your own words to convey the same information.
+- Try to make the conversation as natural as possible, and stick to the personalities in the instruction.`;
+}
+
+/** The greeting tau-bench's and tau2's simulated users answer first. */
+export const BENCH_USER_GREETING = 'Hi! How can I help you today?';
+
 /** One tau-bench task as the benchmark ships it. */
 export interface TauBenchTask {
   annotator?: string;
@@ -191,6 +210,7 @@ export function createTauBenchAdapter(options: TauBenchAdapterOptions): BenchAda
   };
 
   return {
+    userPrompt: (task) => ({ system: tauBenchUserPrompt(task.intent), greeting: BENCH_USER_GREETING }),
     name,
     toolDoc,
     environmentSpec,

@@ -8,7 +8,7 @@ import { parseToolDoc } from '@autoforge/tooldoc-parser';
 import type { BenchAdapter, BenchEvaluation } from './adapter.js';
 import { domainDir, readJson, readText } from './benchmark-files.js';
 import { BenchAdapterError } from './error.js';
-import { replayGoldCalls } from './tau-bench-adapter.js';
+import { BENCH_USER_GREETING, replayGoldCalls } from './tau-bench-adapter.js';
 import { TAU2_AIRLINE_TOOLS } from './tau2-airline-tools.js';
 import { judgeNlAssertions } from './tau2-nl-judge.js';
 import { TAU2_RETAIL_TOOLS } from './tau2-retail-tools.js';
@@ -251,7 +251,15 @@ export function createTau2BenchAdapter(options: Tau2BenchAdapterOptions): BenchA
     return tasks;
   };
 
+  // tau2's UserSimulator: its guidelines (data/tau2/user_simulator/simulation_guidelines.md, read
+  // from the data folder) and the scenario, as its SYSTEM_PROMPT joins them.
+  let guidelines: string | undefined;
+  const userPrompt = (task: Task): { system: string; greeting: string } => {
+    guidelines ??= readText(join(dir, '..', 'user_simulator', 'simulation_guidelines.md'));
+    return { system: `${guidelines}\n\n<scenario>\n${task.intent}\n</scenario>`.trim(), greeting: BENCH_USER_GREETING };
+  };
   return {
+    userPrompt,
     name,
     toolDoc,
     environmentSpec,

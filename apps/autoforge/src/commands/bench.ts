@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile, appendFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Agent, Task } from '@autoforge/core';
+import type { Agent, Task, UserSimulator } from '@autoforge/core';
 import type { BenchAdapter } from '@autoforge/bench-adapters';
 import { BENCHMARKS, createBenchAdapter, createOracleAgent, replayTask, runBenchmark } from '@autoforge/bench-adapters';
 import { createOpenAIAgent } from '@autoforge/llm';
+import { createLLMUser } from '@autoforge/user-sim';
 import { createReferencePolicy, loadCheckpoint, selectBackend } from '@autoforge/erpo/tfjs';
 import { CliError } from '../errors.js';
 import { writeBenchRun } from '../bench-run.js';
@@ -24,6 +25,12 @@ export interface BenchReplayCommandOptions extends ModelFlags {
 /** Options of `autoforge bench eval` (the model flags of `llm-options.ts`: the agent's and `--judge-*`). */
 export interface BenchEvalCommandOptions extends ModelFlags {
   agent: (typeof BENCH_AGENTS)[number];
+  /**
+   * `instruction` (default): the benchmark's offline user (BFCL's turns, ACEBench's executor, else
+   * one that opens with the instruction and stops at the agent's first reply: its pass^k is not
+   * the benchmark's); `llm`: the benchmark's own LLM user-simulator prompt through the user model.
+   */
+  user?: 'instruction' | 'llm';
   k: string;
   out: string;
   split?: string;
@@ -51,9 +58,13 @@ const judged = (name: string): boolean => name.startsWith('tau2-bench/') || name
  * benchmark grades with one and a judge model is configured (`--judge-model`, `--model`,
  * AUTOFORGE_JUDGE_MODEL, AUTOFORGE_MODEL).
  */
-function benchModels(name: string, agent: BenchEvalCommandOptions['agent'] | undefined, options: ModelFlags & { cache?: string | false }, io: CliIo): RunModels {
+function benchModels(name: string, agent: BenchEvalCommandOptions['agent'] | undefined, options: ModelFlags & { cache?: string | false; user?: string }, io: CliIo): RunModels {
   const judge = judged(name) && modelConfig('judge', options, io.env) !== undefined;
-  return runModels({ ...(agent === 'openai' ? { agent: '--agent openai' } : {}), ...(judge ? { judge: 'the judge' } : {}) }, options, io);
+  return runModels(
+    { ...(agent === 'openai' ? { agent: '--agent openai' } : {}), ...(options.user === 'llm' ? { user: '--user llm' } : {}), ...(judge ? { judge: 'the judge' } : {}) },
+    options,
+    io,
+  );
 }
 
 function adapterFor(name: string, data: string | undefined, io: CliIo, models: RunModels): BenchAdapter {
@@ -159,8 +170,22 @@ export async function benchEvalCommand(name: string, options: BenchEvalCommandOp
   // The out directory is a run directory: serve, rollout, train, judge and report open it.
   const dataDir = resolve(io.cwd, (options.data ?? io.env.AUTOFORGE_BENCH_DATA) as string);
   await writeBenchRun(out, adapter, { benchmark: adapter.name, dataDir, split: options.split ?? (adapter.splits[0] as string) }, tasks.slice(0, limit));
+  const userKind = options.user ?? 'instruction';
+  let user: ((task: Task, trial: number) => UserSimulator) | undefined;
+  if (userKind === 'llm') {
+    const prompt = adapter.userPrompt;
+    if (prompt === undefined) throw new CliError('E_USAGE', `--user llm: ${adapter.name} has no LLM user simulator of its own (tau-bench and tau2 airline/retail have)`);
+    const model = models.model('user');
+    user = (task, trial) => {
+      const { system, greeting } = prompt(task);
+      return createLLMUser(task, { model, systemPrompt: system, greeting, seed: trial });
+    };
+  } else if (adapter.user === undefined) {
+    io.stderr(`bench eval: ${adapter.name} with the offline instruction user (it opens with the instruction and stops at the agent's first reply): pass^k is not comparable with the benchmark's; --user llm uses its own user simulator\n`);
+  }
   const run = await runBenchmark(adapter, {
     agent,
+    ...(user ? { user } : {}),
     k,
     concurrency,
     limits: { maxTurns },
@@ -175,6 +200,7 @@ export async function benchEvalCommand(name: string, options: BenchEvalCommandOp
     benchmark: adapter.name,
     split: options.split ?? adapter.splits[0],
     agent: options.agent,
+    user: userKind === 'llm' ? 'llm (the benchmark\'s own user simulator)' : adapter.user !== undefined ? 'the benchmark\'s offline user' : 'instruction (offline; pass^k not comparable with the benchmark\'s)',
     tasks: limit,
     k,
     pass_hat_k: Object.fromEntries(run.passHatK.map((v, i) => [`pass^${i + 1}`, v])),
