@@ -76,9 +76,16 @@ class TokenOutput:
 class GoldReplayer:
     """An AsyncLLMServerManager whose model replays the task's gold calls, then reports its outputs."""
 
-    def __init__(self, task: Dict[str, Any]):
-        self.plan = [f'<tool_call>{json.dumps({"name": c["name"], "arguments": c["arguments"]})}</tool_call>' for c in task["goldCalls"]]
-        self.plan.append("Done. " + " ".join(task["requiredOutputs"]))
+    def __init__(self, task: Dict[str, Any], offer_last: bool = False):
+        calls = task["goldCalls"][:-1] if offer_last else task["goldCalls"]
+        self.plan = [f'<tool_call>{json.dumps({"name": c["name"], "arguments": c["arguments"]})}</tool_call>' for c in calls]
+        if offer_last:
+            # The last gold call is offered instead of made: the user has to say yes.
+            last = task["goldCalls"][-1]
+            values = " ".join(str(v) for v in last["arguments"].values() if isinstance(v, (str, int, float)))
+            self.plan.append(f"Shall I also run {last['name']} with {values}?")
+        else:
+            self.plan.append("Done. " + " ".join(task["requiredOutputs"]))
         self.prompts: List[int] = []
 
     async def generate(self, request_id, *, prompt_ids, sampling_params, image_data=None, video_data=None):
@@ -90,8 +97,8 @@ class GoldReplayer:
 CONFIG = {"actor_rollout_ref": {"rollout": {"response_length": 100000, "multi_turn": {"max_assistant_turns": 20}}}, "data": {}}
 
 
-async def run_like_verl(cls, task: Dict[str, Any], url: str, user: Optional[Dict[str, Any]] = None, seed: int = 0):
-    manager = GoldReplayer(task)
+async def run_like_verl(cls, task: Dict[str, Any], url: str, user: Optional[Dict[str, Any]] = None, seed: int = 0, offer_last: bool = False):
+    manager = GoldReplayer(task, offer_last)
     loop = cls(
         trainer_config=DictConfigWrap(CONFIG),
         server_manager=manager,
@@ -142,11 +149,19 @@ class AgentLoopTest(unittest.TestCase):
 
     def test_an_episode_the_judge_blames_on_the_user_gets_mask_0_and_an_all_zero_response_mask(self):
         task = self.info["tasks"][0]
-        user = {"kind": "scripted", "errorRate": 1, "errorKinds": ["invented_requirement"]}
-        out, _, _ = asyncio.run(run_like_verl(self.cls, task, self.info["url"], user=user, seed=0))
+        # The model offers the last gold call; the user walks away instead of accepting it, so the
+        # episode fails because of the user: the judge masks it.
+        user = {"kind": "scripted", "errorRate": 1, "errorKinds": ["early_stop"]}
+        out, _, _ = asyncio.run(run_like_verl(self.cls, task, self.info["url"], user=user, seed=0, offer_last=True))
+        self.assertEqual(out.reward_score, 0.0)
         self.assertEqual(out.extra_fields["meu_mask"], 0)
         self.assertTrue(out.extra_fields["verdict"]["userError"])
+        self.assertIn("early_stop", out.extra_fields["verdict"]["kinds"])
         self.assertEqual(sum(out.response_mask), 0)
+        # The same user, once the model has done everything: the episode succeeds and is kept.
+        kept, _, _ = asyncio.run(run_like_verl(self.cls, task, self.info["url"], user=user, seed=0))
+        self.assertEqual(kept.reward_score, 1.0)
+        self.assertEqual(kept.extra_fields["meu_mask"], 1)
 
 
 if __name__ == "__main__":
