@@ -92,6 +92,26 @@ describe('createRuleJudge', () => {
     expect((await verdictOf(m)).kinds).toEqual([]);
   });
 
+  it('wrong_fact and contradiction however the user words them (near misses of the task’s values)', async () => {
+    for (const said of ['zip: 10180.', "Sure, it's 10180.", 'It is 10180 I think', 'my code is 10180', 'ok 10180']) {
+      const m = clean();
+      m[2] = u(`${said} And ada.lovelace1815@example.com.`);
+      const v = await verdictOf(m, { reward: 0 });
+      expect(v.kinds, said).toEqual(['wrong_fact']);
+      expect(v.userError, said).toBe(true);
+      expect(v.evidence[0]?.messageIndex, said).toBe(2);
+    }
+    const m = clean();
+    m[2] = u('zip 10108, email ada.lovelace1815@example.com');
+    m[4] = u('no longer needed. Oh wait, it is 10180.');
+    expect((await verdictOf(m, { reward: 0 })).kinds).toEqual(['contradiction']);
+    // A value the agent or a tool said first is not the user's mistake.
+    const heard = clean();
+    heard[1] = a('Is your zip 10180?');
+    heard[2] = u('Yes, 10180, and ada.lovelace1815@example.com.');
+    expect((await verdictOf(heard, { reward: 0 })).kinds).not.toContain('wrong_fact');
+  });
+
   it('contradiction: two values for one fact, whichever came first, and no wrong_fact besides', async () => {
     for (const [first, second] of [
       ['10108', '10180'],

@@ -147,7 +147,8 @@ function isEnvironmentFailure(step: ToolStep): boolean {
  * From the task (`taskFindings`: the instruction's values, the gold calls, the agent's executed
  * calls): `withheld_fact` (asked for a value the instruction gives, the user answered without
  * it), `wrong_fact` / `contradiction` (the agent used the user's value where the instruction
- * gives the gold's), `invented_requirement` (a value the task does not hold that the agent then
+ * gives the gold's, or the user's words hold a near miss of a task value),
+ * `invented_requirement` (a value the task does not hold that the agent then
  * used), `early_stop` (the user walked away from the needed action while it was on offer).
  * From the user's statements of its `userFacts`: `wrong_fact` and `contradiction` (`my X is …`
  * against the fact's value), and `early_stop` (stopped right after the agent asked something,

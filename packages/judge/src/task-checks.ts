@@ -1,5 +1,6 @@
 import type { JsonValue, Message, Task, ToolStep, Trajectory } from '@autoforge/core';
 import { isJsonObject, valueTokens } from '@autoforge/core';
+import { distance } from 'fastest-levenshtein';
 import type { UserErrorKind } from './judge.js';
 
 /**
@@ -92,6 +93,24 @@ function mentions(text: string, value: string): boolean {
     if ((before === undefined || !/[a-z0-9_]/.test(before)) && (after === undefined || !/[a-z0-9_]/.test(after))) return true;
     from = i + 1;
   }
+}
+
+/**
+ * A near miss of a value: the same length (±1) and shape (digits where it has digits), one or two
+ * edits away (a digit off, two swapped), but not the value itself.
+ */
+function nearMiss(word: string, truth: string): boolean {
+  if (word === truth || Math.abs(word.length - truth.length) > 1) return false;
+  const shape = (s: string): string => s.replace(/[a-z]/g, 'a').replace(/\d/g, '0');
+  if (word.length === truth.length && shape(word) !== shape(truth)) return false;
+  const d = distance(word, truth);
+  return d >= 1 && d <= (truth.length >= 8 ? 2 : 1 + Number(word.length === truth.length && isSwap(word, truth)));
+}
+
+/** True when two strings differ by one swap of neighbours (`10108` / `10180`). */
+function isSwap(a: string, b: string): boolean {
+  const diff = [...a].flatMap((c, i) => (c === b[i] ? [] : [i]));
+  return diff.length === 2 && diff[1] === (diff[0] as number) + 1 && a[diff[0] as number] === b[diff[1] as number] && a[diff[1] as number] === b[diff[0] as number];
 }
 
 /** The words of an argument name (`user_id` → user, id; `reservationId` → reservation, id). */
@@ -232,6 +251,36 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
           value,
         });
       }
+    }
+  }
+
+  // wrong_fact / contradiction from what the user says, however it says it: a word or value of
+  // a user message that is a near miss of one of the task's own values (a digit off, two
+  // swapped, a letter wrong) and that nothing else in the episode holds.
+  const truths = [...known].filter((v) => v.length >= 4);
+  const heard = `${lower(task.intent)}\n${messages
+    .filter((m) => m.role !== 'user')
+    .map((m) => lower(textOf(m)) + (m.role === 'assistant' && m.toolCalls ? lower(JSON.stringify(m.toolCalls)) : ''))
+    .join('\n')}`;
+  const nearSeen = new Set<string>();
+  for (const i of userIndices) {
+    const text = textOf(messages[i] as Message);
+    for (const raw of text.match(/[#@\w.+-]+/g) ?? []) {
+      const word = lower(raw.replace(/^[^#\w]+|[^\w]+$/g, ''));
+      if (word.length < 4 || nearSeen.has(word) || known.has(word) || heard.includes(word)) continue;
+      const truth = truths.find((t) => nearMiss(word, t));
+      if (truth === undefined) continue;
+      nearSeen.add(word);
+      const alsoTrue = userIndices.some((ui) => ui !== i && mentions(textOf(messages[ui] as Message), truth));
+      out.push({
+        kind: alsoTrue ? 'contradiction' : 'wrong_fact',
+        messageIndex: i,
+        note: alsoTrue
+          ? `the user gave "${raw}" and, in another message, "${truth}" for the same thing`
+          : `the user gave "${raw}" where the task's value is "${truth}"`,
+        effect: 'hindered',
+        value: raw,
+      });
     }
   }
 
