@@ -242,7 +242,7 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
         const from = userIndices.find((ui) => ui < step.messageIndex && mentions(textOf(messages[ui] as Message), value));
         if (from === undefined) continue;
         // A user who also gave the instruction's value said two things: a contradiction.
-        const alsoTrue = userIndices.some((ui) => ui < step.messageIndex && mentions(textOf(messages[ui] as Message), want));
+        const alsoTrue = userIndices.some((ui) => ui < step.messageIndex && ui !== userIndices[0] && mentions(textOf(messages[ui] as Message), want));
         out.push({
           kind: alsoTrue ? 'contradiction' : 'wrong_fact',
           messageIndex: from,
@@ -258,20 +258,30 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
   // a user message that is a near miss of one of the task's own values (a digit off, two
   // swapped, a letter wrong) and that nothing else in the episode holds.
   const truths = [...known].filter((v) => v.length >= 4);
-  const heard = `${lower(task.intent)}\n${messages
-    .filter((m) => m.role !== 'user')
-    .map((m) => lower(textOf(m)) + (m.role === 'assistant' && m.toolCalls ? lower(JSON.stringify(m.toolCalls)) : ''))
-    .join('\n')}`;
+  // What the agent and the tools said before a message (an echo afterwards is not a source).
+  const heardBefore = (i: number): string =>
+    `${lower(task.intent)}\n${messages
+      .slice(0, i)
+      .filter((m) => m.role !== 'user')
+      .map((m) => lower(textOf(m)) + (m.role === 'assistant' && m.toolCalls ? lower(JSON.stringify(m.toolCalls)) : ''))
+      .join('\n')}`;
   const nearSeen = new Set<string>();
   for (const i of userIndices) {
     const text = textOf(messages[i] as Message);
-    for (const raw of text.match(/[#@\w.+-]+/g) ?? []) {
-      const word = lower(raw.replace(/^[^#\w]+|[^\w]+$/g, ''));
+    const heard = heardBefore(i);
+    // Words and runs of as many words as a value has ("Suite 509" for "Suite 504").
+    const words = (text.match(/[#@\w.+-]+/g) ?? []).map((raw) => raw.replace(/^[^#\w]+|[^\w]+$/g, '')).filter((w) => w !== '');
+    const candidates: string[] = [];
+    const widths = new Set(truths.map((t) => t.split(/\s+/).length));
+    for (const width of widths) for (let k = 0; k + width <= words.length; k++) candidates.push(words.slice(k, k + width).join(' '));
+    for (const raw of candidates) {
+      const word = lower(raw);
       if (word.length < 4 || nearSeen.has(word) || known.has(word) || heard.includes(word)) continue;
-      const truth = truths.find((t) => nearMiss(word, t));
+      const truth = truths.find((t) => t.split(/\s+/).length === word.split(' ').length && nearMiss(word, t));
       if (truth === undefined) continue;
       nearSeen.add(word);
-      const alsoTrue = userIndices.some((ui) => ui !== i && mentions(textOf(messages[ui] as Message), truth));
+      // The opening restates the instruction; a contradiction is the user changing an answer.
+      const alsoTrue = userIndices.some((ui) => ui !== i && ui !== userIndices[0] && mentions(textOf(messages[ui] as Message), truth));
       out.push({
         kind: alsoTrue ? 'contradiction' : 'wrong_fact',
         messageIndex: i,
