@@ -19,6 +19,8 @@ import type { BenchEvalCommandOptions, BenchReplayCommandOptions } from './comma
 import type { SynthCommandOptions } from './commands/synth.js';
 import type { ParseCommandOptions } from './commands/parse.js';
 import { reportCommand } from './commands/report.js';
+import { workerCommand } from './commands/worker.js';
+import type { WorkerCommandOptions } from './commands/worker.js';
 import { EXPORT_FORMATS, exportCommand } from './commands/export.js';
 import type { ExportCommandOptions } from './commands/export.js';
 import type { ReportCommandOptions } from './commands/report.js';
@@ -89,6 +91,7 @@ function buildProgram(io: CliIo): Command {
     .option('--tasks <n>', 'how many tasks to compile', '50')
     .option('--policy <file>', "the environment's policy (the agent's system prompt), written to the run directory as policy.md (default: a policy.md or wiki.md beside the tool doc)")
     .option('--workers <n>', 'worker threads compiling blueprints (0: the main thread; default: one per core, up to 4)')
+    .option('--queue <url>', 'Redis URL (redis://host:port): synthesize and compile on `autoforge worker`s instead (the same files)')
     .option('--llm', 'let an LLM rewrite each intent with minimum information, kept only if every fact and criterion survives (OPENAI_BASE_URL, AUTOFORGE_MODEL)')
     .option('--cache <dir>', 'with --llm: on-disk response cache', '.autoforge-cache/llm')
     .option('--no-cache', 'with --llm: do not cache model responses')
@@ -136,6 +139,8 @@ function buildProgram(io: CliIo): Command {
     .option('--seed <n>', 'seed of the users (and agents) of every episode', '0')
     .option('--max-turns <n>', 'agent turns per episode', '30')
     .option('--out <file>', 'trajectory file in the run directory', 'trajectories.jsonl')
+    .option('--queue <url>', 'Redis URL (redis://host:port): run the episodes on `autoforge worker`s (the same file)')
+    .option('--batch <n>', 'with --queue: episodes per job', '8')
     .option('--cache <dir>', 'LLM agent/user: on-disk response cache', '.autoforge-cache/llm')
     .option('--no-cache', 'LLM agent/user: do not cache model responses')
     .option('--no-progress', 'no progress bar'), { what: 'the openai agent (and the LLM user)', roles: ['user'], check: true })
@@ -151,11 +156,30 @@ function buildProgram(io: CliIo): Command {
     .option('--concurrency <C>', 'trajectories judged at once', '8')
     .option('--trajectories <file>', 'trajectory file in the run directory', 'trajectories.jsonl')
     .option('--out <file>', 'verdict file in the run directory', 'verdicts.jsonl')
+    .option('--queue <url>', 'Redis URL (redis://host:port): judge on `autoforge worker`s (the same file)')
+    .option('--batch <n>', 'with --queue: trajectories per job', '16')
     .option('--cache <dir>', 'LLM judge: on-disk response cache', '.autoforge-cache/llm')
     .option('--no-cache', 'LLM judge: do not cache model responses')
     .option('--no-progress', 'no progress bar'), { what: 'the LLM judge (env AUTOFORGE_JUDGE_MODEL first)', check: true })
     .action(async (dir: string, options: JudgeCommandOptions) => {
       await judgeCommand(dir, options, io);
+    });
+
+  withModelOptions(program
+    .command('worker')
+    .description('a long-running worker on the job queues in Redis (synthesis, task compilation, rollouts, judging) for `synth`, `rollout` and `judge --queue`; run any number, on any machines')
+    .requiredOption('--redis <url>', 'Redis URL, e.g. redis://127.0.0.1:6379/0 (rediss:// for TLS)')
+    .option('--concurrency <n>', 'jobs of each kind at once', '1')
+    .option('--kinds <list>', 'comma-separated job kinds to take (synth-env, compile, rollout, judge; default: all)')
+    .option('--prefix <prefix>', 'key prefix in Redis', 'autoforge')
+    .option('--lock-duration-ms <ms>', "a job's lock: how long a killed worker's job waits before another worker takes it", '30000')
+    .option('--stalled-interval-ms <ms>', 'how often to look for jobs of killed workers', '30000')
+    .option('--shutdown-timeout-s <s>', 'on SIGTERM, how long to let active jobs finish before leaving them to other workers', '60')
+    .option('--cache <dir>', 'LLM agent/user/judge: on-disk response cache', '.autoforge-cache/llm')
+    .option('--no-cache', 'LLM agent/user/judge: do not cache model responses')
+    .option('--log', 'log every job (stderr)'), { what: 'the openai agent, the LLM user and judge of the jobs', roles: ['user', 'judge'] })
+    .action(async (options: WorkerCommandOptions) => {
+      await workerCommand(options, io);
     });
 
   const trainingOptions = (command: Command): Command =>

@@ -54,6 +54,12 @@ export interface SynthesizeTasksOptions {
   seed: Seed;
   /** Compile worker threads (`0`: the calling thread). Default: as {@link createCompilePool}. The tasks do not depend on it. */
   workers?: number;
+  /**
+   * A compile pool to use instead of creating one (e.g. `createQueueCompilePool` of
+   * `@autoforge/queue`, which compiles on other machines); `workers` is then ignored and the pool
+   * is left open. Its results must be `compileTask`'s, in job order. Default: none.
+   */
+  pool?: CompilePool;
   /** The tasks' `envId` (and id prefix, `<envId>/task-00000`). Default: the spec's id. */
   envId?: string;
   /** Walk length bounds and writes per walk. Default `{ minLength: 3, maxLength: 6, maxWrites: 1 }`. */
@@ -252,7 +258,7 @@ export async function synthesizeTasks(spec: EnvironmentSpec, graph: DependencyGr
           if (line.status === 'surplus:shape') held.shape += 1;
         }
       } else {
-        pool ??= await createCompilePool(spec, o.workers === undefined ? {} : { workers: o.workers });
+        pool ??= options.pool ?? (await createCompilePool(spec, o.workers === undefined ? {} : { workers: o.workers }));
         gateEnv ??= await createEnvironment(spec, { validateSeed: false });
         const env = gateEnv;
         const triedBefore = blueprints.length;
@@ -321,7 +327,7 @@ export async function synthesizeTasks(spec: EnvironmentSpec, graph: DependencyGr
       options.onProgress?.({ round, tasks: tasks.length, wanted, blueprints: blueprints.length });
     }
   } finally {
-    await pool?.close();
+    if (pool !== options.pool) await pool?.close();
     gateEnv?.close();
   }
 
@@ -336,7 +342,7 @@ export async function synthesizeTasks(spec: EnvironmentSpec, graph: DependencyGr
   };
 }
 
-type Resolved = Required<Omit<SynthesizeTasksOptions, 'workers' | 'envId' | 'resume' | 'rewrite' | 'onRound' | 'onProgress' | 'walks'>> & {
+type Resolved = Required<Omit<SynthesizeTasksOptions, 'workers' | 'pool' | 'envId' | 'resume' | 'rewrite' | 'onRound' | 'onProgress' | 'walks'>> & {
   workers: number | undefined;
   walks: { minLength: number; maxLength: number; maxWrites: number };
 };

@@ -11,6 +11,9 @@ import { loadRunDir, loadTrajectories, loadVerdicts } from '../run-dir.js';
 import type { ModelFlags } from '../llm-options.js';
 import { fileHasContent, runModels } from '../llm-options.js';
 import { number } from './rollout.js';
+import type { QueueClient } from '@autoforge/queue';
+import { createQueuedJudge } from '@autoforge/queue';
+import { openQueue, queueStatsLine, warnWithoutWorkers } from './worker.js';
 
 /** The judges `autoforge judge` can run. */
 export const JUDGES = ['rule', 'llm'] as const;
@@ -23,6 +26,10 @@ export interface JudgeCommandOptions extends ModelFlags {
   out: string;
   progress?: boolean;
   cache?: string | false;
+  /** Redis URL: the verdicts come from `autoforge worker`s (the same verdicts file). */
+  queue?: string;
+  /** With `queue`: trajectories per job. */
+  batch?: string;
 }
 
 const pct = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
@@ -38,6 +45,19 @@ const pct = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
  * endpoint stops it and fails the command (exit 2); the verdicts written so far are kept.
  */
 export async function judgeCommand(dirArg: string, options: JudgeCommandOptions, io: CliIo): Promise<void> {
+  if (options.queue === undefined) return judgeRun(dirArg, options, io, undefined);
+  const queue = await openQueue(options.queue, io);
+  try {
+    await warnWithoutWorkers(queue, ['judge'], io);
+    await judgeRun(dirArg, options, io, queue);
+    io.stdout(`  ${queueStatsLine(queue)}\n`);
+  } finally {
+    await queue.close();
+  }
+}
+
+async function judgeRun(dirArg: string, options: JudgeCommandOptions, io: CliIo, queue: QueueClient | undefined): Promise<void> {
+  const batch = number(options.batch ?? '16', '--batch', 1, 100_000);
   const concurrency = number(options.concurrency, '--concurrency', 1, 4096);
   const run = await loadRunDir(dirArg, io);
   const trajectories = await loadTrajectories(run, options.trajectories);
@@ -47,7 +67,11 @@ export async function judgeCommand(dirArg: string, options: JudgeCommandOptions,
     if (!tasksById.has(t.taskId)) throw new CliError('E_INPUT', `${dirArg}/${options.trajectories}: trajectory ${t.id} names unknown task ${t.taskId}`);
   }
   const llm = runModels(options.judge === 'llm' ? { judge: '--judge llm' } : {}, options, io);
-  const judge: Judge = options.judge === 'llm' ? createLLMJudge({ model: llm.model('judge') }) : createRuleJudge();
+  const local: Judge = options.judge === 'llm' ? createLLMJudge({ model: llm.model('judge') }) : createRuleJudge();
+  // Through the queue, every batch goes out at once; judgeAll keeps the order and the resume.
+  const judge: Judge = queue
+    ? createQueuedJudge(queue, { judge: { kind: options.judge, options: options.judge === 'llm' ? { model: llm.identity?.judge ?? null } : {} }, name: local.name, trajectories, tasks: tasksById, batchSize: batch })
+    : local;
   const out = join(run.dir, options.out);
   const settings = { judge: options.judge, trajectories: options.trajectories, out: options.out, ...(llm.identity ? { models: llm.identity } : {}) };
   const settingsName = `${options.out.replace(/\.jsonl$/, '')}.json`;
@@ -66,7 +90,7 @@ export async function judgeCommand(dirArg: string, options: JudgeCommandOptions,
     bar?.start(trajectories.length, 0, { flagged: 0 });
     const summary = await judgeAll(trajectories, tasksById, judge, {
       out,
-      concurrency,
+      concurrency: queue ? Math.max(1, trajectories.length) : concurrency,
       onVerdict: (v: Verdict) => {
         done += 1;
         if (v.userError) flagged += 1;

@@ -18,6 +18,9 @@ import { environmentPool, loadRunDir, loadTrajectories } from '../run-dir.js';
 import type { ModelFlags } from '../llm-options.js';
 import { fileHasContent, runModels } from '../llm-options.js';
 import { readRunPolicy, systemPolicy } from './export.js';
+import type { QueueClient } from '@autoforge/queue';
+import { rolloutQueued } from '@autoforge/queue';
+import { openQueue, queueStatsLine, warnWithoutWorkers } from './worker.js';
 
 /** The agents `autoforge rollout` can run. */
 export const AGENTS = ['oracle', 'reference', 'openai'] as const;
@@ -39,6 +42,10 @@ export interface RolloutCommandOptions extends ModelFlags {
   out: string;
   progress?: boolean;
   cache?: string | false;
+  /** Redis URL: the episodes run on `autoforge worker`s (the same trajectories file). */
+  queue?: string;
+  /** With `queue`: episodes per job. */
+  batch?: string;
 }
 
 export function number(text: string, option: string, min: number, max: number, integer = true): number {
@@ -101,6 +108,19 @@ export function summarizeTrajectories(trajectories: readonly Trajectory[]): stri
  * `rollout.json`; a rerun with other options is refused rather than mixing episodes.
  */
 export async function rolloutCommand(dirArg: string, options: RolloutCommandOptions, io: CliIo): Promise<void> {
+  if (options.queue === undefined) return rolloutRun(dirArg, options, io, undefined);
+  const queue = await openQueue(options.queue, io);
+  try {
+    await warnWithoutWorkers(queue, ['rollout'], io);
+    await rolloutRun(dirArg, options, io, queue);
+    io.stdout(`  ${queueStatsLine(queue)}\n`);
+  } finally {
+    await queue.close();
+  }
+}
+
+async function rolloutRun(dirArg: string, options: RolloutCommandOptions, io: CliIo, queue: QueueClient | undefined): Promise<void> {
+  const batch = number(options.batch ?? '8', '--batch', 1, 100_000);
   const errorRate = number(options.userErrorRate, '--user-error-rate', 0, 1, false);
   const rollouts = number(options.rollouts, '--rollouts', 1, 1000);
   const concurrency = number(options.concurrency, '--concurrency', 1, 4096);
@@ -163,7 +183,36 @@ export async function rolloutCommand(dirArg: string, options: RolloutCommandOpti
   const started = performance.now();
   try {
     bar?.start(jobs.length, 0, { success: 0 });
-    const summary = await rolloutMany({
+    // With a queue, the bar follows the workers' progress events; lines are written in job order.
+    const progressed = new Map<string, number>();
+    let written = 0;
+    const stopListening = queue?.onProgress((p) => {
+      if (p.kind !== 'rollout') return;
+      progressed.set(p.key, p.done);
+      bar?.update(Math.max(written, [...progressed.values()].reduce((a, b) => a + b, 0)), { success: solved });
+    });
+    const queued = queue
+      ? await rolloutQueued(queue, {
+          jobs,
+          out,
+          onTrajectory: (t, done) => {
+            if (t.reward === 1) solved += 1;
+            written = done;
+            bar?.update(Math.max(done, [...progressed.values()].reduce((a, b) => a + b, 0)), { success: solved });
+          },
+          specs: run.specs,
+          agent: { kind: options.agent, options: options.agent === 'reference' ? { seed } : options.agent === 'openai' ? { model: llm.identity?.agent ?? null } : {} },
+          user: { kind: options.user, options: options.user === 'llm' ? { model: llm.identity?.user ?? null } : { errorRate, errorKinds } },
+          blueprintFor: (task) => {
+            const id = task.metadata?.blueprintId;
+            return typeof id === 'string' ? run.blueprints.get(id) : undefined;
+          },
+          limits: { maxTurns },
+          batchSize: batch,
+        })
+      : undefined;
+    stopListening?.();
+    const summary = queued ?? await rolloutMany({
       jobs,
       environmentFor: (task) => pool.get(task.envId),
       agentFor: (job) => agentFor(job.task, job.seed),
@@ -179,6 +228,10 @@ export async function rolloutCommand(dirArg: string, options: RolloutCommandOpti
     bar?.update(jobs.length, { success: solved });
     bar?.stop();
     await llm.throwIfFailed(out);
+    if (queued && queued.failed.length > 0) {
+      const episodes = queued.failed.reduce((n, f) => n + f.episodes.length, 0);
+      throw new CliError('E_INPUT', `rollout ${dirArg}: ${queued.failed.length} queue job(s) of ${episodes} episode(s) failed every attempt; ${queued.ran} episode(s) written, ${queued.heldBack} more wait in Redis behind them (rerun to retry)`, queued.failed.slice(0, 3).map((f) => `${f.episodes[0] ?? ''}…: ${f.message}`));
+    }
     const seconds = (performance.now() - started) / 1000;
     const trajectories = await loadTrajectories(run, outName);
     io.stdout(`rollout ${dirArg}: ${summary.ran} episodes run, ${summary.skipped} already done${summary.repairedBytes > 0 ? `, a torn last line (${summary.repairedBytes} bytes) repaired` : ''} in ${seconds.toFixed(1)} s\n`);

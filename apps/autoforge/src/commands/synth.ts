@@ -20,6 +20,9 @@ import { createEndpointWatch, createRoleModel, requireModelConfig } from '../llm
 import { readDatabase } from '../load-data.js';
 import { VERSION } from '../version.js';
 import { loadEnvironmentSpec, loadToolDoc } from './env.js';
+import type { QueueClient } from '@autoforge/queue';
+import { createQueueCompilePool } from '@autoforge/queue';
+import { openQueue, queueStatsLine, warnWithoutWorkers } from './worker.js';
 
 /** Options of `autoforge synth` (with `--llm`, the model flags of `llm-options.ts`). */
 export interface SynthCommandOptions extends ModelFlags {
@@ -35,6 +38,8 @@ export interface SynthCommandOptions extends ModelFlags {
   progress?: boolean;
   /** The environment's policy file (default: a policy.md or wiki.md beside the tool doc), copied to `policy.md`. */
   policy?: string;
+  /** Redis URL: the environment and the blueprints are made by `autoforge worker`s (same files as a local run). */
+  queue?: string;
 }
 
 function integer(text: string, option: string, min: number, max: number): number {
@@ -66,6 +71,18 @@ interface Progress {
  * frequent reasons.
  */
 export async function synthCommand(file: string, options: SynthCommandOptions, io: CliIo): Promise<void> {
+  if (options.queue === undefined) return synthRun(file, options, io, undefined);
+  const queue = await openQueue(options.queue, io);
+  try {
+    await warnWithoutWorkers(queue, ['synth-env', 'compile'], io);
+    await synthRun(file, options, io, queue);
+    io.stdout(`${queueStatsLine(queue)}\n`);
+  } finally {
+    await queue.close();
+  }
+}
+
+async function synthRun(file: string, options: SynthCommandOptions, io: CliIo, queue: QueueClient | undefined): Promise<void> {
   const started = performance.now();
   const seed = integer(options.seed, '--seed', -(2 ** 31), 2 ** 32);
   const wanted = integer(options.tasks, '--tasks', 1, 100_000);
@@ -75,7 +92,9 @@ export async function synthCommand(file: string, options: SynthCommandOptions, i
   const toolDoc = await loadToolDoc(file, io);
   const sampleState: JsonObject | undefined =
     options.db === undefined ? undefined : await readDatabase(resolve(io.cwd, options.db), options.db);
-  const synth = synthesizeEnvironment(toolDoc, { seed, ...(sampleState ? { sampleState } : {}) });
+  const synth = queue
+    ? await queue.run('synth-env', { toolDoc, seed, ...(sampleState ? { sampleState } : {}) })
+    : synthesizeEnvironment(toolDoc, { seed, ...(sampleState ? { sampleState } : {}) });
   if (!synth.ok) {
     throw new CliError('E_INPUT', `cannot synthesize an environment from ${file}`, synth.issues.map((i) => `${i.message} [${i.code}]`));
   }
@@ -119,6 +138,7 @@ export async function synthCommand(file: string, options: SynthCommandOptions, i
       count: wanted,
       seed,
       ...(workers === undefined ? {} : { workers }),
+      ...(queue ? { pool: await createQueueCompilePool(queue, spec) } : {}),
       ...(progress.blueprints.length > 0 ? { resume: progress } : {}),
       onProgress: (p) => bar?.update(Math.min(wanted, p.tasks), { attempts: p.blueprints }),
       ...(model
@@ -144,7 +164,7 @@ export async function synthCommand(file: string, options: SynthCommandOptions, i
     bar?.stop();
   }
   const { tasks, report } = result;
-  io.stdout(`${summary({ options, spec, graph, tasks, report, rewrites, model, seconds: (performance.now() - started) / 1000 }).join('\n')}\n`);
+  io.stdout(`${summary({ options, spec, graph, tasks, report: queue && report.workers !== undefined ? { ...report, workers: -1 } : report, rewrites, model, seconds: (performance.now() - started) / 1000 }).join('\n')}\n`);
   if (tasks.length === 0) {
     const top = Object.entries(report.rejections).slice(0, 3).map(([r, k]) => `${r} ${k}`);
     const why = top.length > 0
@@ -261,7 +281,7 @@ function summary(s: SummaryInput): string[] {
     `coverage of released tasks: tools ${(r.coverage.tools * 100).toFixed(1)}% (${r.coverage.toolCount.covered}/${r.coverage.toolCount.total}), edges ${(r.coverage.edges * 100).toFixed(1)}% (${r.coverage.edgeCount.covered}/${r.coverage.edgeCount.total})`,
     `not released: ${entries(r.rejections) || 'none'}`,
     ...(s.model ? [`llm: ${s.model.model} rewrote ${s.rewrites} intent(s); the others keep their template`] : []),
-    `time: ${s.seconds.toFixed(1)} s, ${perMinute.toFixed(0)} tasks/min (${r.workers === undefined ? 'nothing compiled' : r.workers === 0 ? 'main thread' : `${r.workers} worker thread(s)`})`,
+    `time: ${s.seconds.toFixed(1)} s, ${perMinute.toFixed(0)} tasks/min (${r.workers === undefined ? 'nothing compiled' : r.workers === -1 ? 'queue workers' : r.workers === 0 ? 'main thread' : `${r.workers} worker thread(s)`})`,
     `tasks digest: ${digest(s.tasks)}`,
   ];
 }

@@ -1,0 +1,3 @@
+import { packageConfig } from '@autoforge/presets/tsup';
+
+export default packageConfig({ entry: { index: 'src/index.ts', testing: 'src/testing.ts' } });

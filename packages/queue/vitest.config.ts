@@ -1,0 +1,3 @@
+import { packageProject } from '@autoforge/presets/vitest';
+
+export default packageProject('queue');
