@@ -81,6 +81,8 @@ article.traj.active { display: block; }
 .tool-call { border: 1px solid #b9d7ee; background: #f3f8fc; border-radius: 8px; padding: 6px 10px; margin-top: 4px; }
 .msg-tool { align-self: flex-end; width: 80%; border: 1px solid var(--line); border-left: 4px solid var(--ok); border-radius: 6px; padding: 6px 10px; background: #fbfcfd; }
 .msg-tool pre.result { max-height: 260px; overflow: auto; }
+.msg-user-tool { align-self: flex-start; width: 80%; border: 1px dashed var(--line); border-left: 4px solid var(--accent, #6b7ba8); border-radius: 6px; padding: 6px 10px; background: #fbfbfe; }
+.msg-user-tool pre.result { max-height: 200px; overflow: auto; }
 .msg-tool.tool-error { border-left-color: var(--bad); background: #fdf3f1; }
 .msg.evidence > .bubble, .msg.evidence.msg-tool { outline: 3px solid var(--accent); outline-offset: 2px; }
 .msg.injected > .bubble { box-shadow: 0 0 0 3px #f0b429; }

@@ -80,6 +80,26 @@ describe('trajectoryViewer', () => {
     expect(ok).toMatch(/<pre class="result">\{\n {2}&quot;/);
   });
 
+  it("shows the user's own tool calls (dual control) before the user message they led to", () => {
+    const base = trajectories[0]!;
+    const userIndex = base.messages.findIndex((m, i) => i > 1 && m.role === 'user');
+    const dual = {
+      ...base,
+      userSteps: [
+        { messageIndex: userIndex, call: { id: 'u1', name: 'toggle_airplane_mode', arguments: '{}' }, result: { ok: true as const, output: { airplane_mode: false } }, durationMs: 0 },
+        { messageIndex: userIndex, call: { id: 'u2', name: 'reboot_device', arguments: '{}' }, result: { ok: false as const, error: { code: 'tool_error' as const, message: 'device <off>' } }, durationMs: 0 },
+      ],
+    };
+    const html = trajectoryViewer([dual], { tasks, verdicts });
+    expect(html).toContain('2 user tool calls');
+    const first = html.indexOf('<code class="tool-name">toggle_airplane_mode</code>');
+    const userMessage = html.indexOf(`id="traj-0-m-${userIndex}"`);
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(userMessage);
+    expect(html).toContain('class="msg msg-user-tool tool-error"');
+    expect(html).toContain('tool_error: device &lt;off&gt;');
+  });
+
   it('highlights the verdict evidence and the injected errors on their messages', () => {
     const html = trajectoryViewer([hostile], { tasks, verdicts });
     expect(html).toMatch(/class="msg msg-user injected evidence" id="traj-0-m-2"/);

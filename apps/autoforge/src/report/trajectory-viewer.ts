@@ -1,4 +1,4 @@
-import type { InjectedUserError, Message, Task, ToolCall, Trajectory, Verdict } from '@autoforge/core';
+import type { InjectedUserError, Message, Task, ToolCall, ToolStep, Trajectory, Verdict } from '@autoforge/core';
 import { escapeHtml, truncate } from './escape.js';
 
 /** Options of {@link trajectoryViewer}. */
@@ -43,6 +43,16 @@ function toolCallHtml(call: ToolCall, max: number): string {
     `<div class="tool-call"><div class="tool-call-head"><span class="tag tag-call">call</span> <code class="tool-name">${escapeHtml(String(call.name))}</code>` +
     ` <span class="muted">${escapeHtml(String(call.id))}</span>${args.parsed ? '' : ' <span class="tag tag-error">unparsable arguments</span>'}</div>` +
     `<pre class="args">${text(args.text, max)}</pre></div>`
+  );
+}
+
+/** A call the user made on its own tools (tau2's dual control), with its result. */
+function userStepHtml(step: ToolStep, max: number): string {
+  const result = step.result;
+  const body = result.ok ? pretty(JSON.stringify(result.output ?? null)).text : `${String(result.error.code)}: ${String(result.error.message)}`;
+  return (
+    `<div class="msg msg-user-tool${result.ok ? '' : ' tool-error'}"><div class="who">user's own tool</div>${toolCallHtml(step.call, max)}` +
+    `<pre class="result">${text(body, max)}</pre>${result.ok ? '' : '<span class="tag tag-error">error</span>'}</div>`
   );
 }
 
@@ -127,6 +137,8 @@ function trajectoryHtml(t: Trajectory, index: number, options: TrajectoryViewerO
   out += `<span class="tag ${rewardClass(t) === 'success' ? 'tag-ok' : 'tag-error'}">reward ${escapeHtml(String(t.reward))}</span> `;
   out += `<span class="tag">termination ${escapeHtml(String(t.termination))}</span> `;
   out += `<span class="tag">${steps.length} tool call${steps.length === 1 ? '' : 's'}${failedSteps ? `, ${failedSteps} failed` : ''}</span> `;
+  const userSteps = Array.isArray(t.userSteps) ? t.userSteps : [];
+  if (userSteps.length > 0) out += `<span class="tag">${userSteps.length} user tool call${userSteps.length === 1 ? '' : 's'}</span> `;
   out += `<span class="muted">task ${escapeHtml(t.taskId)} · rollout ${escapeHtml(String(t.rollout))}${who ? ` · ${escapeHtml(who)}` : ''}</span></div></header>`;
   if (task) {
     out += `<div class="intent"><strong>intent</strong> ${text(String(task.intent), max)}</div>`;
@@ -144,8 +156,11 @@ function trajectoryHtml(t: Trajectory, index: number, options: TrajectoryViewerO
   out += verdictHtml(id, verdict);
   out += '<div class="dialogue">';
   t.messages.forEach((m, i) => {
+    // The user's own tool calls come before the user message they led to.
+    for (const step of userSteps) if (step.messageIndex === i) out += userStepHtml(step, max);
     out += messageHtml(m, i, id, { calls, verdict, injected, max });
   });
+  for (const step of userSteps) if (step.messageIndex >= t.messages.length) out += userStepHtml(step, max);
   out += `</div><footer class="muted">ended: ${escapeHtml(String(t.termination))}${typeof meta.error === 'string' ? ` — ${text(meta.error, max)}` : ''}</footer></article>`;
   return out;
 }
