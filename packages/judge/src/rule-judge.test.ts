@@ -248,6 +248,9 @@ describe('createRuleJudge', () => {
     expect(await verdictOf(walked, { reward: 0 }, idTask)).toMatchObject({ userError: true, kinds: ['early_stop'] });
     const accepted = [u('Cancel my order, user ada_lovelace_1815.'), offer, u('Yes, please go ahead.'), stop('Thanks.')];
     expect(await verdictOf(accepted, { reward: 0 }, idTask)).toMatchObject({ userError: false, blame: 'agent' });
+    // Confirming and stopping in one turn: the action never got to run.
+    const confirmedAndLeft = [u('Cancel my order, user ada_lovelace_1815.'), offer, stop('Yes, go ahead. Bye!')];
+    expect(await verdictOf(confirmedAndLeft, { reward: 0 }, idTask)).toMatchObject({ userError: true, kinds: ['early_stop'] });
   });
 
   it('blames the environment for failed episodes with environment-side tool failures, else the agent', async () => {

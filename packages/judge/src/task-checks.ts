@@ -257,7 +257,8 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
   // wrong_fact / contradiction from what the user says, however it says it: a word or value of
   // a user message that is a near miss of one of the task's own values (a digit off, two
   // swapped, a letter wrong) and that nothing else in the episode holds.
-  const truths = [...known].filter((v) => v.length >= 4);
+  // Short words ("gold", "Raj") are near misses of too many everyday words to be read so.
+  const truths = [...known].filter((v) => v.length >= 4 && !(/^[a-z]+$/.test(v) && v.length < 6));
   // What the agent and the tools said before a message (an echo afterwards is not a source).
   const heardBefore = (i: number): string =>
     `${lower(task.intent)}\n${messages
@@ -299,14 +300,20 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
     for (const call of gold) {
       const ran = executed.some((e) => e.step.call.name === call.name && e.step.result.ok && sameJson(call.arguments, e.args));
       if (ran) continue;
-      const own = keyedScalars(call.arguments)
-        .map(([, v]) => v)
-        .filter((v) => !known.has(lower(v)));
+      const all = keyedScalars(call.arguments).map(([, v]) => v);
+      // The action's own values (amounts, flight numbers); when every value is one of the user's
+      // facts, all of them.
+      const mine = all.filter((v) => !known.has(lower(v)));
+      const own = mine.length > 0 ? mine : all;
       if (own.length === 0) continue;
       const offerAt = messages.findIndex((m) => m.role === 'assistant' && textOf(m).includes('?') && own.every((v) => mentions(textOf(m), v)));
       if (offerAt < 0) continue;
       const reply = userIndices.find((i) => i > offerAt);
-      if (reply === undefined || AFFIRM.test(textOf(messages[reply] as Message))) continue;
+      if (reply === undefined) continue;
+      // A yes that ends the conversation in the same message confirms and stops in one turn: the
+      // action never gets to run. A yes that goes on leaves it to the agent.
+      const stoppedThere = reply === userIndices[userIndices.length - 1];
+      if (!stoppedThere && AFFIRM.test(textOf(messages[reply] as Message))) continue;
       if (executed.some((e) => e.step.messageIndex > offerAt && e.step.call.name === call.name)) continue;
       out.push({
         kind: 'early_stop',
