@@ -73,7 +73,8 @@ export interface PyJsonDumpsOptions extends PyFormatOptions {
   ensureAscii?: boolean;
 }
 
-function jsonString(text: string, ensureAscii: boolean): string {
+/** A JSON string literal as Python's `json.dumps` writes it (`ensure_ascii` escapes all but printable ASCII). */
+export function pyJsonString(text: string, ensureAscii = true): string {
   let out = '"';
   for (let i = 0; i < text.length; i++) {
     const ch = text[i] as string;
@@ -97,7 +98,7 @@ export function pyJsonDumps(value: PyValue | undefined, options: PyJsonDumpsOpti
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number' || value instanceof PyFloat) return pyNumberRepr(value, key, options);
-  if (typeof value === 'string') return jsonString(value, ascii);
+  if (typeof value === 'string') return pyJsonString(value, ascii);
   if (Array.isArray(value)) return `[${value.map((v) => pyJsonDumps(v, options, key)).join(', ')}]`;
-  return `{${Object.entries(value).map(([k, v]) => `${jsonString(k, ascii)}: ${pyJsonDumps(v, options, k)}`).join(', ')}}`;
+  return `{${Object.entries(value).map(([k, v]) => `${pyJsonString(k, ascii)}: ${pyJsonDumps(v, options, k)}`).join(', ')}}`;
 }

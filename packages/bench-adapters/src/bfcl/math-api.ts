@@ -4,6 +4,7 @@ import { BfclPyError, PyMpf } from './port.js';
 import { pyFloatRepr } from '../python-number.js';
 import { pyRepr, pyStr } from '../python-repr.js';
 import { PyFloat, isPyDict, pyEquals, pyTypeName } from '../python-value.js';
+import { truthy } from './py-support.js';
 import type { PyValue } from '../python-value.js';
 
 /**
@@ -407,15 +408,6 @@ function pyIter(value: PyValue): PyValue[] {
   if (typeof value === 'string') return [...value];
   if (isPyDict(value)) return Object.keys(value);
   throw typeError(`'${pyTypeName(value)}' object is not iterable`);
-}
-
-function truthy(value: PyValue): boolean {
-  if (value === null) return false;
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'number') return value !== 0;
-  if (value instanceof PyFloat) return value.value !== 0;
-  if (typeof value === 'string' || Array.isArray(value)) return value.length > 0;
-  return Object.keys(value).length > 0;
 }
 
 function codePointLess(a: string, b: string): boolean {

@@ -3,10 +3,11 @@ import type { BfclClassPort, BfclInstance, BfclMethod, PyOut } from './port.js';
 import { BfclPyError } from './port.js';
 import { PyRandom } from './python-random.js';
 import type { PyRandomSnapshot } from './python-random.js';
-import { pyFloatRepr } from '../python-number.js';
 import { pyStr } from '../python-repr.js';
-import { PyFloat, isPyDict, pyEquals, pyNumber, pyTypeName, toJsonValue } from '../python-value.js';
+import { isPyDict, pyEquals, pyTypeName, toJsonValue } from '../python-value.js';
 import type { PyValue } from '../python-value.js';
+import type { PyDict } from './py-support.js';
+import { PyKeyDict, clone, decode, defineKey, encode, increment, keyText, truthy } from './py-support.js';
 
 /**
  * BFCL's `MessageAPI` (`message_api.py`, gorilla 6ea57973): users, a log-in and an inbox of
@@ -18,101 +19,7 @@ import type { PyValue } from '../python-value.js';
  * `"5"` does not find); a list or dict used as a key raises `TypeError: unhashable type`.
  */
 
-type PyDict = { [key: string]: PyValue };
-type PyKey = null | boolean | number | string | PyFloat;
-
 const DEFAULT_SEED = 200191;
-
-/** A Python dict whose keys hash as Python's do: `1`, `1.0` and `True` are one key, `"1"` another. */
-class PyKeyDict {
-  private readonly map = new Map<string, { key: PyKey; value: PyValue }>();
-
-  static hashOf(key: PyValue): string {
-    if (key === null) return 'none';
-    if (typeof key === 'string') return `s:${key}`;
-    const n = pyNumber(key);
-    if (n !== undefined) return `n:${n}`;
-    throw new BfclPyError(`unhashable type: '${pyTypeName(key)}'`);
-  }
-
-  has(key: PyValue): boolean {
-    return this.map.has(PyKeyDict.hashOf(key));
-  }
-
-  get(key: PyValue): PyValue | undefined {
-    return this.map.get(PyKeyDict.hashOf(key))?.value;
-  }
-
-  set(key: PyValue, value: PyValue): void {
-    const hash = PyKeyDict.hashOf(key);
-    const slot = this.map.get(hash);
-    if (slot !== undefined) slot.value = value;
-    else this.map.set(hash, { key: key as PyKey, value });
-  }
-
-  keys(): PyKey[] {
-    return [...this.map.values()].map((s) => s.key);
-  }
-
-  values(): PyValue[] {
-    return [...this.map.values()].map((s) => s.value);
-  }
-
-  entries(): [PyKey, PyValue][] {
-    return [...this.map.values()].map((s) => [s.key, s.value]);
-  }
-}
-
-/** A dict key as `json.dumps` writes it (the replays write int keys as decimal strings). */
-function keyText(key: PyKey): string {
-  if (key === null) return 'null';
-  if (typeof key === 'boolean') return key ? 'true' : 'false';
-  if (key instanceof PyFloat) return pyFloatRepr(key.value);
-  if (typeof key === 'number') return Number.isInteger(key) ? String(key) : pyFloatRepr(key);
-  return key;
-}
-
-function truthy(value: PyValue): boolean {
-  if (value === null) return false;
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'number') return value !== 0;
-  if (value instanceof PyFloat) return value.value !== 0;
-  if (typeof value === 'string' || Array.isArray(value)) return value.length > 0;
-  return Object.keys(value).length > 0;
-}
-
-function defineKey(dict: PyDict, key: string, value: PyValue): void {
-  Object.defineProperty(dict, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function clone(value: PyValue): PyValue {
-  if (Array.isArray(value)) return value.map(clone);
-  if (isPyDict(value)) {
-    const out: PyDict = {};
-    for (const [k, v] of Object.entries(value)) defineKey(out, k, clone(v));
-    return out;
-  }
-  return value;
-}
-
-/** Snapshot form of a Python value: `{"$f": n}` for an integral float, `{"$d": [[k, v]]}` for a dict. */
-function encode(value: PyValue): JsonValue {
-  if (value instanceof PyFloat) return { $f: value.value };
-  if (Array.isArray(value)) return value.map(encode);
-  if (isPyDict(value)) return { $d: Object.entries(value).map(([k, v]) => [k, encode(v)]) };
-  return value;
-}
-
-function decode(json: JsonValue): PyValue {
-  if (Array.isArray(json)) return json.map(decode);
-  if (json !== null && typeof json === 'object') {
-    if ('$f' in json) return new PyFloat(json.$f as number);
-    const out: PyDict = {};
-    for (const pair of json.$d as [string, JsonValue][]) defineKey(out, pair[0], decode(pair[1]));
-    return out;
-  }
-  return json;
-}
 
 function lower(value: PyValue): string {
   if (typeof value !== 'string') throw new BfclPyError(`'${pyTypeName(value)}' object has no attribute 'lower'`);
@@ -252,16 +159,6 @@ function arg(args: Readonly<Record<string, PyValue>>, method: string, name: stri
   const value = args[name];
   if (value === undefined) throw new BfclPyError(`MessageAPI.${method}() missing 1 required positional argument: '${name}'`);
   return value;
-}
-
-/** Python's `x += 1`. */
-function increment(value: PyValue): PyValue {
-  if (value instanceof PyFloat) return new PyFloat(value.value + 1);
-  const n = pyNumber(value);
-  if (n !== undefined) return n + 1;
-  const type = pyTypeName(value);
-  if (type === 'str' || type === 'list') throw new BfclPyError(`can only concatenate ${type} (not "int") to ${type}`);
-  throw new BfclPyError(`unsupported operand type(s) for +=: '${type}' and 'int'`);
 }
 
 /** Python's `str(n).zfill(3)`. */

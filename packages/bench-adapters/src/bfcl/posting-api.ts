@@ -1,10 +1,11 @@
 import type { JsonObject, JsonValue } from '@autoforge/core';
 import type { BfclClassPort, BfclInstance, BfclMethod, PyOut } from './port.js';
 import { BfclPyError } from './port.js';
-import { pyFloatRepr } from '../python-number.js';
 import { pyStr, pyStrRepr } from '../python-repr.js';
-import { PyFloat, isPyDict, pyEquals, pyNumber, pyTypeName, toJsonValue } from '../python-value.js';
+import { PyFloat, isPyDict, pyEquals, pyTypeName, toJsonValue } from '../python-value.js';
 import type { PyValue } from '../python-value.js';
+import type { PyDict, PyKey } from './py-support.js';
+import { PyKeyDict, clone, defineKey, increment, keyText, truthy } from './py-support.js';
 
 /**
  * BFCL's `TwitterAPI` (`posting_api.py`, gorilla 6ea57973): tweets, comments, retweets and a
@@ -21,76 +22,6 @@ import type { PyValue } from '../python-value.js';
  * instance to another (in Python it would leak across entries).
  */
 
-type PyDict = { [key: string]: PyValue };
-type PyKey = null | boolean | number | string | PyFloat;
-
-/** A Python dict whose keys hash as Python's do: `1`, `1.0` and `True` are one key, `"1"` another. */
-class PyKeyDict {
-  private readonly map = new Map<string, { key: PyKey; value: PyValue }>();
-
-  static hashOf(key: PyValue): string {
-    if (key === null) return 'none';
-    if (typeof key === 'string') return `s:${key}`;
-    const n = pyNumber(key);
-    if (n !== undefined) return `n:${n}`;
-    throw new BfclPyError(`unhashable type: '${pyTypeName(key)}'`);
-  }
-
-  has(key: PyValue): boolean {
-    return this.map.has(PyKeyDict.hashOf(key));
-  }
-
-  get(key: PyValue): PyValue | undefined {
-    return this.map.get(PyKeyDict.hashOf(key))?.value;
-  }
-
-  set(key: PyValue, value: PyValue): void {
-    const hash = PyKeyDict.hashOf(key);
-    const slot = this.map.get(hash);
-    if (slot !== undefined) slot.value = value;
-    else this.map.set(hash, { key: key as PyKey, value });
-  }
-
-  values(): PyValue[] {
-    return [...this.map.values()].map((s) => s.value);
-  }
-
-  entries(): [PyKey, PyValue][] {
-    return [...this.map.values()].map((s) => [s.key, s.value]);
-  }
-}
-
-/** A dict key as the replays write it: ints as decimal strings, other keys as `json.dumps` does. */
-function keyText(key: PyKey): string {
-  if (key === null) return 'null';
-  if (typeof key === 'boolean') return key ? 'true' : 'false';
-  if (key instanceof PyFloat) return pyFloatRepr(key.value);
-  if (typeof key === 'number') return Number.isInteger(key) ? String(key) : pyFloatRepr(key);
-  return key;
-}
-
-function truthy(value: PyValue): boolean {
-  if (value === null) return false;
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'number') return value !== 0;
-  if (value instanceof PyFloat) return value.value !== 0;
-  if (typeof value === 'string' || Array.isArray(value)) return value.length > 0;
-  return Object.keys(value).length > 0;
-}
-
-function defineKey(dict: PyDict, key: string, value: PyValue): void {
-  Object.defineProperty(dict, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function clone(value: PyValue): PyValue {
-  if (Array.isArray(value)) return value.map(clone);
-  if (isPyDict(value)) {
-    const out: PyDict = {};
-    for (const [k, v] of Object.entries(value)) defineKey(out, k, clone(v));
-    return out;
-  }
-  return value;
-}
 
 /**
  * Snapshot form of a Python value: `{"$f": n}` for an integral float, `{"$d": [[k, v]]}` for a
@@ -271,16 +202,6 @@ function arg(args: Readonly<Record<string, PyValue>>, method: string, name: stri
   const value = args[name];
   if (value === undefined) throw new BfclPyError(`TwitterAPI.${method}() missing 1 required positional argument: '${name}'`);
   return value;
-}
-
-/** Python's `x += 1`. */
-function increment(value: PyValue): PyValue {
-  if (value instanceof PyFloat) return new PyFloat(value.value + 1);
-  const n = pyNumber(value);
-  if (n !== undefined) return n + 1;
-  const type = pyTypeName(value);
-  if (type === 'str' || type === 'list') throw new BfclPyError(`can only concatenate ${type} (not "int") to ${type}`);
-  throw new BfclPyError(`unsupported operand type(s) for +=: '${type}' and 'int'`);
 }
 
 function listOf(value: PyValue, method: string): PyValue[] {

@@ -1,6 +1,6 @@
 import type { JsonValue } from '@autoforge/core';
 import { pyFloatRepr } from '../python-number.js';
-import { pyStrRepr } from '../python-repr.js';
+import { pyJsonString, pyStrRepr } from '../python-repr.js';
 import { PyFloat } from '../python-value.js';
 import { PyEllipsis, PyMpf } from './port.js';
 import type { PyOut } from './port.js';
@@ -33,23 +33,6 @@ export function bfclRepr(value: PyOut): string {
   return `{${Object.entries(value).map(([k, v]) => `${pyStrRepr(k)}: ${bfclRepr(v)}`).join(', ')}}`;
 }
 
-function jsonString(text: string): string {
-  let out = '"';
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] as string;
-    const code = text.charCodeAt(i);
-    if (ch === '"') out += '\\"';
-    else if (ch === '\\') out += '\\\\';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\b') out += '\\b';
-    else if (ch === '\f') out += '\\f';
-    else if (code < 0x20 || code > 0x7e) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
 
 class NotSerializable extends Error {}
 
@@ -66,10 +49,10 @@ function jsonDumps(value: PyOut): string {
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (value instanceof PyFloat) return pyFloatJson(value.value);
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : pyFloatJson(value);
-  if (typeof value === 'string') return jsonString(value);
+  if (typeof value === 'string') return pyJsonString(value);
   if (value instanceof PyMpf || value instanceof PyEllipsis) throw new NotSerializable();
   if (Array.isArray(value)) return `[${value.map(jsonDumps).join(', ')}]`;
-  return `{${Object.entries(value).map(([k, v]) => `${jsonString(k)}: ${jsonDumps(v)}`).join(', ')}}`;
+  return `{${Object.entries(value).map(([k, v]) => `${pyJsonString(k)}: ${jsonDumps(v)}`).join(', ')}}`;
 }
 
 /** The executor's string for a returned value (what `result` holds in the reference replays). */

@@ -2,8 +2,10 @@ import type { JsonObject, JsonValue } from '@autoforge/core';
 import type { BfclClassPort, BfclInstance, BfclMethod, PyOut } from './port.js';
 import { BfclPyError } from './port.js';
 import { pyStr } from '../python-repr.js';
-import { PyFloat, isPyDict, pyEquals, pyNumber, pyTypeName, toJsonValue } from '../python-value.js';
+import { isPyDict, pyEquals, pyNumber, pyTypeName, toJsonValue } from '../python-value.js';
 import type { PyValue } from '../python-value.js';
+import type { PyDict } from './py-support.js';
+import { clone, decode, encode, increment, truthy } from './py-support.js';
 
 /**
  * BFCL's `TicketAPI` (`ticket_api.py`, gorilla 6ea57973): a support-ticket queue with a
@@ -13,51 +15,10 @@ import type { PyValue } from '../python-value.js';
  * depends on the aliasing.
  */
 
-type PyDict = { [key: string]: PyValue };
 
 /** `DEFAULT_STATE` of `ticket_api.py`, built fresh for every load (Python deep-copies it). */
 function defaultState(): { ticket_queue: PyValue[]; ticket_counter: PyValue; current_user: PyValue } {
   return { ticket_queue: [], ticket_counter: 1, current_user: null };
-}
-
-function truthy(value: PyValue): boolean {
-  if (value === null) return false;
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'number') return value !== 0;
-  if (value instanceof PyFloat) return value.value !== 0;
-  if (typeof value === 'string' || Array.isArray(value)) return value.length > 0;
-  return Object.keys(value).length > 0;
-}
-
-function clone(value: PyValue): PyValue {
-  if (Array.isArray(value)) return value.map(clone);
-  if (isPyDict(value)) {
-    const out: PyDict = {};
-    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: clone(v), enumerable: true, writable: true, configurable: true });
-    return out;
-  }
-  return value;
-}
-
-/** Snapshot form of a Python value: `{"$f": n}` for an integral float, `{"$d": [[k, v]]}` for a dict. */
-function encode(value: PyValue): JsonValue {
-  if (value instanceof PyFloat) return { $f: value.value };
-  if (Array.isArray(value)) return value.map(encode);
-  if (isPyDict(value)) return { $d: Object.entries(value).map(([k, v]) => [k, encode(v)]) };
-  return value;
-}
-
-function decode(json: JsonValue): PyValue {
-  if (Array.isArray(json)) return json.map(decode);
-  if (json !== null && typeof json === 'object') {
-    if ('$f' in json) return new PyFloat(json.$f as number);
-    const out: PyDict = {};
-    for (const pair of json.$d as [string, JsonValue][]) {
-      Object.defineProperty(out, pair[0], { value: decode(pair[1]), enumerable: true, writable: true, configurable: true });
-    }
-    return out;
-  }
-  return json;
 }
 
 function keyError(key: string): BfclPyError {
@@ -85,16 +46,6 @@ function compare(a: PyValue, op: '<' | '>', b: number): boolean {
   const n = pyNumber(a);
   if (n === undefined) throw new BfclPyError(`'${op}' not supported between instances of '${pyTypeName(a)}' and 'int'`);
   return op === '<' ? n < b : n > b;
-}
-
-/** Python's `x + 1` on the counter. */
-function increment(value: PyValue): PyValue {
-  if (value instanceof PyFloat) return new PyFloat(value.value + 1);
-  const n = pyNumber(value);
-  if (n !== undefined) return n + 1;
-  const type = pyTypeName(value);
-  if (type === 'str' || type === 'list') throw new BfclPyError(`can only concatenate ${type} (not "int") to ${type}`);
-  throw new BfclPyError(`unsupported operand type(s) for +=: '${type}' and 'int'`);
 }
 
 /** A live `TicketAPI`. */
