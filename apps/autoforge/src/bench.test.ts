@@ -245,6 +245,72 @@ describe('autoforge bench eval bfcl/<category>: BFCL multi-turn, and its out dir
   }, 120_000);
 });
 
+describe('autoforge bench eval tau2-bench/telecom: dual control (the customer acts on their own phone)', () => {
+  it('offline: the oracle asks, the scripted customer makes the user-side gold calls on the phone (userSteps), reward 1', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'bench-eval-telecom-'));
+    dirs.push(out);
+    const io = captureIo();
+    await benchEvalCommand('tau2-bench/telecom', { agent: 'oracle', k: '1', out, data: BENCHMARKS, tasks: '4', concurrency: '2', maxTurns: '60' }, io);
+    expect(io.out()).toContain('pass^1\t1.0000');
+    const trajectories = (await readFile(join(out, 'trajectories.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { steps: { call: { name: string } }[]; userSteps?: { call: { name: string } }[] });
+    expect(trajectories).toHaveLength(4);
+    const { createTau2TelecomAdapter } = await import('@autoforge/bench-adapters');
+    const adapter = createTau2TelecomAdapter({ dataDir: BENCHMARKS, nlAssertions: 'skip' });
+    const userTools = new Set(adapter.userTools);
+    for (const t of trajectories) {
+      expect((t.userSteps ?? []).length).toBeGreaterThan(0);
+      // The agent never ran a phone tool itself; every phone call is the customer's.
+      expect(t.steps.every((s) => !userTools.has(s.call.name))).toBe(true);
+      expect((t.userSteps ?? []).every((s) => userTools.has(s.call.name))).toBe(true);
+    }
+    expect(io.err()).not.toContain('not comparable');
+    expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')).user).toBe("the benchmark's offline user");
+  });
+
+  it('--user llm: the user model gets the 30 phone tools through native tool calling, sees its own calls and results, and solves it with the oracle', async () => {
+    const { createScriptedChatServer } = await import('@autoforge/llm/testing');
+    type Sent = { role: string; content: string | null; tool_calls?: { function: { name: string } }[] };
+    // A model that plays the customer: opens, performs on its phone what the agent asks for (a
+    // native tool call), reports what the phone shows after seeing the result, and stops at the end.
+    const server = await createScriptedChatServer({
+      handler: (request) => {
+        const body = request.body as { messages: Sent[]; tools?: { function: { name: string } }[] };
+        const last = body.messages[body.messages.length - 1] as Sent;
+        if (last.role === 'tool') return `I did it. My phone shows: ${String(last.content).slice(0, 80)}`;
+        if (body.messages.length === 2) return 'My mobile data does not work.';
+        const ask = /on your phone: ([a-z_]+)(?: with (\{.*\}))?\./.exec(String(last.content));
+        if (ask && (body.tools ?? []).some((t) => t.function.name === ask[1])) {
+          return { type: 'reply', toolCalls: [{ name: ask[1] as string, arguments: ask[2] ?? '{}' }] };
+        }
+        return '###STOP###';
+      },
+    });
+    try {
+      const out = await mkdtemp(join(tmpdir(), 'bench-eval-telecom-llm-'));
+      dirs.push(out);
+      const io = captureIo({ AUTOFORGE_MODEL: 'scripted', OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'x' });
+      await benchEvalCommand('tau2-bench/telecom', { agent: 'oracle', user: 'llm', k: '1', out, data: BENCHMARKS, tasks: '2', concurrency: '1', maxTurns: '60', cache: false }, io);
+      expect(io.out()).toContain('pass^1\t1.0000');
+      const requests = server.chatRequests().map((r) => r.body as { messages: Sent[]; tools?: { function: { name: string } }[]; tool_choice?: unknown });
+      // tau2's guidelines for a user with tools, the scenario inside.
+      expect(requests[0]?.messages[0]?.content).toMatch(/^# User Simulation Guidelines\n[\s\S]*You have some tools to perform the actions on your end/);
+      expect(requests[0]?.messages[0]?.content).toMatch(/<scenario>\n[\s\S]+\n<\/scenario>$/);
+      expect(requests.every((r) => r.tools?.length === 30)).toBe(true);
+      // After a call, the user model sees its own call and the phone's answer before it speaks.
+      const seen = requests.find((r) => r.messages[r.messages.length - 1]?.role === 'tool');
+      expect(seen).toBeDefined();
+      const at = (seen as { messages: Sent[] }).messages.length - 2;
+      expect((seen as { messages: Sent[] }).messages[at]?.tool_calls?.[0]?.function.name).toMatch(/^[a-z_]+$/);
+      const trajectories = (await readFile(join(out, 'trajectories.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { userSteps?: unknown[]; messages: { role: string; content: string }[] });
+      for (const t of trajectories) expect((t.userSteps ?? []).length).toBeGreaterThan(0);
+      // The text of a reply that calls tools is not shown to the agent.
+      expect(trajectories[0]?.messages.filter((m) => m.role === 'user').every((m) => m.content.trim() !== '')).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('autoforge bench eval --user llm: the benchmark’s own user simulator (scripted OpenAI-compatible server)', () => {
   it('tau-bench: its user prompt and greeting, the instruction inside; the offline user is named as not comparable', async () => {
     const { createScriptedChatServer } = await import('@autoforge/llm/testing');

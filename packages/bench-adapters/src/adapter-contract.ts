@@ -124,10 +124,10 @@ export function adapterContract(label: string, make: () => BenchAdapter, options
       expect(run.passHatK).toEqual([0]);
     });
 
-    it.skipIf(options.judged === true)('gives the oracle agent reward 1 through the rollout loop with the benchmark\'s user (else the instruction user)', async () => {
+    it.skipIf(options.judged === true)('gives the oracle agent (the benchmark\'s own, else createOracleAgent) reward 1 through the rollout loop with the benchmark\'s user (else the instruction user)', async () => {
       const task = (await adapter.tasks()).find((t) => !goldFailures.has(t.id)) as Task;
       const run = await runBenchmark(adapter, {
-        agent: (t) => createOracleAgent(t),
+        agent: (t) => adapter.oracle?.(t) ?? createOracleAgent(t),
         user: (t, trial) => adapter.user?.(t, trial) ?? createInstructionUser(t),
         taskIds: [task.id],
         k: 2,

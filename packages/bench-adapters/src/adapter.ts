@@ -1,4 +1,4 @@
-import type { JsonObject, Task, ToolDoc, Trajectory, UserSimulator } from '@autoforge/core';
+import type { Agent, JsonObject, Task, ToolDoc, Trajectory, UserSimulator } from '@autoforge/core';
 import type { Environment, EnvironmentSpec, NativeTool } from '@autoforge/env-runtime';
 import type { TaskReplay } from './replay-task.js';
 
@@ -59,4 +59,16 @@ export interface BenchAdapter {
    * `createLLMUser`. Benchmarks without one leave it out.
    */
   userPrompt?(task: Task): { system: string; greeting: string };
+  /**
+   * The environment's tools that are the user's own (dual control: tau2 telecom's phone). The
+   * agent neither sees nor may call them; the user calls them (`rollout`'s `userTools`, which
+   * `runBenchmark` passes by default). Absent: every tool is the agent's.
+   */
+  readonly userTools?: readonly string[];
+  /**
+   * The benchmark's own oracle for a task, where `createOracleAgent`'s (every gold call, then the
+   * expected answer) cannot solve it: under dual control the oracle asks the user to make the
+   * user's gold calls. Absent: `createOracleAgent`.
+   */
+  oracle?(task: Task): Agent;
 }

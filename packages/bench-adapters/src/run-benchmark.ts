@@ -24,7 +24,7 @@ export interface RunBenchmarkOptions {
   concurrency?: number;
   /**
    * The environment's tools that are the user's own (dual control, e.g. a `Tau2TelecomAdapter`'s
-   * `userTools`): passed to `rollout`. Default none (every tool is the agent's).
+   * `userTools`): passed to `rollout`. Default: the adapter's `userTools` (none: every tool is the agent's).
    */
   userTools?: readonly string[];
   /** Called with each finished, evaluated trial (in completion order). */
@@ -67,6 +67,7 @@ export async function runBenchmark(adapter: BenchAdapter, options: RunBenchmarkO
     if (unknown.length > 0) throw new BenchAdapterError('E_OPTIONS', `runBenchmark: no task ${unknown.map((u) => `"${u}"`).join(', ')} in ${adapter.name}`);
     tasks = tasks.filter((t) => wanted.has(t.id));
   }
+  const userTools = options.userTools ?? adapter.userTools;
   const jobs = tasks.flatMap((task) => Array.from({ length: k }, (_, trial) => ({ task, trial })));
   const trials: (BenchTrial | undefined)[] = new Array(jobs.length);
   let next = 0;
@@ -82,7 +83,7 @@ export async function runBenchmark(adapter: BenchAdapter, options: RunBenchmarkO
         rollout: trial,
         seed: trial,
         ...(options.limits ? { limits: options.limits } : {}),
-        ...(options.userTools ? { userTools: options.userTools } : {}),
+        ...(userTools ? { userTools } : {}),
       });
       const evaluation = await adapter.evaluate(trajectory, task);
       trajectory.reward = evaluation.reward;

@@ -11,6 +11,8 @@ import { BenchAdapterError } from './error.js';
 import type { Tau2Action, Tau2RewardType } from './tau2-bench-adapter.js';
 import { tau2ActionMatches, tau2Communicated, tau2Instructions } from './tau2-bench-adapter.js';
 import { judgeNlAssertions } from './tau2-nl-judge.js';
+import { createTau2TelecomOracleAgent, createTau2TelecomUser } from './tau2-telecom-user.js';
+import { BENCH_USER_GREETING } from './tau-bench-adapter.js';
 import type { Tau2TelecomSide, Tau2TelecomState } from './tau2-telecom-tools.js';
 import {
   TAU2_TELECOM_AGENT_TOOL_NAMES,
@@ -227,6 +229,13 @@ export function createTau2TelecomAdapter(options: Tau2TelecomAdapterOptions): Ta
   const [agentDoc, userDoc] = docs as [ToolDoc, ToolDoc];
   const toolDoc: ToolDoc = { ...agentDoc, tools: [...agentDoc.tools, ...userDoc.tools] };
   const policy = `<main_policy>\n${readText(join(dir, 'main_policy.md'))}\n</main_policy>\n<tech_support_policy>\n${readText(join(dir, 'tech_support_manual.md'))}\n</tech_support_policy>`;
+  // tau2's UserSimulator for a user with tools: its tool guidelines
+  // (data/tau2/user_simulator/simulation_guidelines_tools.md) and the scenario, joined as its SYSTEM_PROMPT.
+  let guidelines: string | undefined;
+  const userPrompt = (task: Task): { system: string; greeting: string } => {
+    guidelines ??= readText(join(dir, '..', 'user_simulator', 'simulation_guidelines_tools.md'));
+    return { system: `${guidelines}\n\n<scenario>\n${task.intent}\n</scenario>`.trim(), greeting: BENCH_USER_GREETING };
+  };
   const seed: Tau2TelecomState = {
     db: agentDb(readJson(join(dir, 'db.from_toml.json')) as JsonValue, join(dir, 'db.from_toml.json')),
     user_db: userDb(readJson(join(dir, 'user_db.from_toml.json')) as JsonValue, join(dir, 'user_db.from_toml.json')),
@@ -395,6 +404,10 @@ export function createTau2TelecomAdapter(options: Tau2TelecomAdapterOptions): Ta
     policy,
     splits,
     userTools: TAU2_TELECOM_USER_TOOL_NAMES,
+    // Offline, the customer is the scripted telecom user; the oracle asks it for the user's gold actions.
+    user: (task) => createTau2TelecomUser(task),
+    oracle: (task) => createTau2TelecomOracleAgent(task),
+    userPrompt,
     environment: getEnvironment,
     initialState: stateOf,
     finalState,

@@ -59,6 +59,45 @@ describe('userView', () => {
   });
 });
 
+describe("userView with the user's own tool calls (dual control)", () => {
+  it("shows each call as the user model's tool call and its result, before the message it led to", () => {
+    const messages: Message[] = [
+      { role: 'user', content: 'My data is off.' },
+      { role: 'assistant', content: 'Please toggle your mobile data.' },
+      { role: 'user', content: 'Done, data is on.' },
+      { role: 'assistant', content: 'Now check the status bar.' },
+    ];
+    const toggle = { id: 'u1', name: 'toggle_data', arguments: '{}' };
+    const bar = { id: 'u2', name: 'check_status_bar', arguments: '{}' };
+    const steps = [
+      { messageIndex: 2, call: toggle, result: { ok: true as const, output: 'Mobile data is now ON.' }, durationMs: 0 },
+      { messageIndex: 4, call: bar, result: { ok: false as const, error: { code: 'tool_error', message: 'screen is off' } }, durationMs: 0 },
+    ];
+    expect(userView(messages, 'S', 'Hi!', steps)).toEqual([
+      { role: 'system', content: 'S' },
+      { role: 'user', content: 'Hi!' },
+      { role: 'assistant', content: 'My data is off.' },
+      { role: 'user', content: 'Please toggle your mobile data.' },
+      { role: 'assistant', content: null, toolCalls: [toggle] },
+      { role: 'tool', toolCallId: 'u1', content: 'Mobile data is now ON.' },
+      { role: 'assistant', content: 'Done, data is on.' },
+      { role: 'user', content: 'Now check the status bar.' },
+      { role: 'assistant', content: null, toolCalls: [bar] },
+      { role: 'tool', toolCallId: 'u2', content: 'Error: screen is off', isError: true },
+    ]);
+  });
+
+  it("passes the user's tools to the model and returns its tool calls as the user's own", async () => {
+    const { server, model } = await setup({ script: [{ type: 'reply', content: 'ok, toggling', toolCalls: [{ id: 'c9', name: 'toggle_data', arguments: '{}' }] }] });
+    const tools = [{ name: 'toggle_data', description: 'Toggle mobile data.', parameters: { type: 'object' as const, properties: {} } }];
+    const reply = await createLLMUser(task, { model }).reply({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Toggle data.' }], tools, steps: [] });
+    expect(reply).toEqual({ content: 'ok, toggling', stop: false, toolCalls: [{ id: 'c9', name: 'toggle_data', arguments: '{}' }] });
+    const body = server.chatRequests()[0]?.body as { tools: { function: { name: string } }[]; tool_choice: unknown };
+    expect(body.tools.map((t) => t.function.name)).toEqual(['toggle_data']);
+    expect(body.tool_choice).toBe('auto');
+  });
+});
+
 describe('createLLMUser', () => {
   it('opens, answers and stops through the OpenAI SDK, with the agent as the "user" role', async () => {
     const { server, model } = await setup({ script: ['I need to cancel order o1.', 'Sure, my email is "ada@example.com".', '###STOP###'] });

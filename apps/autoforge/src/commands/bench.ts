@@ -118,8 +118,9 @@ export async function benchReplayCommand(name: string, options: BenchReplayComma
   await models.throwIfFailed();
 }
 
-function agentFactory(kind: BenchEvalCommandOptions['agent'], options: BenchEvalCommandOptions, io: CliIo, models: RunModels): (task: Task) => Agent {
-  if (kind === 'oracle') return (task) => createOracleAgent(task);
+function agentFactory(kind: BenchEvalCommandOptions['agent'], adapter: BenchAdapter, options: BenchEvalCommandOptions, io: CliIo, models: RunModels): (task: Task) => Agent {
+  // The benchmark's own oracle where it has one (dual control: it asks the user for the user's gold calls).
+  if (kind === 'oracle') return (task) => adapter.oracle?.(task) ?? createOracleAgent(task);
   if (kind === 'reference') {
     // The offline reference policy, trained by `autoforge train` when --checkpoint names its policy.json.
     if (options.checkpoint !== undefined && !existsSync(resolve(io.cwd, options.checkpoint))) {
@@ -157,7 +158,7 @@ export async function benchEvalCommand(name: string, options: BenchEvalCommandOp
   const maxTurns = integer(options.maxTurns, '--max-turns', 1, 1000);
   const models = benchModels(name, options.agent, options, io);
   const adapter = adapterFor(name, options.data, io, models);
-  const agent = agentFactory(options.agent, options, io, models);
+  const agent = agentFactory(options.agent, adapter, options, io, models);
   await models.check();
   const tasks = await tasksOf(adapter, options.split);
   const limit = options.tasks === undefined ? tasks.length : integer(options.tasks, '--tasks', 1, tasks.length);
@@ -174,7 +175,7 @@ export async function benchEvalCommand(name: string, options: BenchEvalCommandOp
   let user: ((task: Task, trial: number) => UserSimulator) | undefined;
   if (userKind === 'llm') {
     const prompt = adapter.userPrompt;
-    if (prompt === undefined) throw new CliError('E_USAGE', `--user llm: ${adapter.name} has no LLM user simulator of its own (tau-bench and tau2 airline/retail have)`);
+    if (prompt === undefined) throw new CliError('E_USAGE', `--user llm: ${adapter.name} has no LLM user simulator of its own (tau-bench and tau2 have)`);
     const model = models.model('user');
     user = (task, trial) => {
       const { system, greeting } = prompt(task);
