@@ -27,7 +27,10 @@ export interface BenchRunInfo {
 export async function writeBenchRun(out: string, adapter: BenchAdapter, info: BenchRunInfo, tasks: readonly Task[]): Promise<void> {
   await mkdir(join(out, 'envs'), { recursive: true });
   await writeFile(join(out, 'envs', `${adapter.environmentSpec.id}.json`), `${JSON.stringify(adapter.environmentSpec)}\n`);
-  await writeFile(join(out, 'tasks.jsonl'), tasks.map((t) => `${JSON.stringify(t)}\n`).join(''));
+  // Dual control travels with the tasks, so that rollout, serve and the queue give the user its tools.
+  const userTools = adapter.userTools !== undefined && adapter.userTools.length > 0 ? [...adapter.userTools] : undefined;
+  const written = userTools === undefined ? tasks : tasks.map((t) => ({ ...t, userTools: t.userTools ?? userTools }));
+  await writeFile(join(out, 'tasks.jsonl'), written.map((t) => `${JSON.stringify(t)}\n`).join(''));
   await writeFile(join(out, BENCH_FILE), `${JSON.stringify(info, null, 2)}\n`);
 }
 

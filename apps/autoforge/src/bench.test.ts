@@ -265,7 +265,48 @@ describe('autoforge bench eval tau2-bench/telecom: dual control (the customer ac
     }
     expect(io.err()).not.toContain('not comparable');
     expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')).user).toBe("the benchmark's offline user");
-  });
+    // The run directory's tasks carry the user's tools: `autoforge rollout` plays dual control too.
+    const tasks = (await readFile(join(out, 'tasks.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Task);
+    expect(tasks.every((t) => t.userTools?.length === 30)).toBe(true);
+    const rio = captureIo();
+    await rolloutCommand(out, { agent: 'oracle', user: 'scripted', userErrorRate: '0', rollouts: '1', concurrency: '2', seed: '0', maxTurns: '60', out: 'again.jsonl', progress: false }, rio);
+    expect(rio.out()).toContain('success 4/4');
+    const again = (await readFile(join(out, 'again.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { userSteps?: unknown[] });
+    expect(again.every((t) => (t.userSteps ?? []).length > 0)).toBe(true);
+    // serve: the agent is shown 13 tools, the scripted customer acts on the phone inside the
+    // user turns, and the trajectory records the user's calls.
+    const { createEnvironmentServer } = await import('@autoforge/env-server');
+    const catalog = await loadServeCatalog(out, captureIo());
+    const server = await createEnvironmentServer(catalog, { environment: { natives: catalog.natives ?? {} } });
+    try {
+      const task = tasks[0] as Task;
+      const opened = (await server.app.inject({ method: 'POST', url: '/sessions', payload: { taskId: task.id, user: { kind: 'scripted' } } })).json() as { sessionId: string; tools: { function: { name: string } }[] };
+      expect(opened.tools.map((t) => t.function.name).some((n) => userTools.has(n))).toBe(false);
+      expect(opened.tools).toHaveLength(13);
+      const phone = (await server.app.inject({ method: 'POST', url: `/sessions/${opened.sessionId}/step`, payload: { name: 'toggle_data', arguments: {} } })).json() as { ok: boolean; error?: { code: string } };
+      expect(phone).toMatchObject({ ok: false, error: { code: 'unknown_tool' } });
+      const turns: { userSteps?: { call: { name: string }; result: { ok: boolean } }[] }[] = [];
+      for (let i = 0; i < 60; i++) {
+        // The expert (the benchmark's oracle) answers as an OpenAI assistant message.
+        const expert = ((await server.app.inject({ method: 'GET', url: `/sessions/${opened.sessionId}/expert` })).json() as { message: { content: string | null; tool_calls?: { function: { name: string; arguments: string } }[] } }).message;
+        const call = expert.tool_calls?.[0]?.function;
+        if (call) {
+          await server.app.inject({ method: 'POST', url: `/sessions/${opened.sessionId}/step`, payload: { name: call.name, arguments: call.arguments } });
+          continue;
+        }
+        const turn = (await server.app.inject({ method: 'POST', url: `/sessions/${opened.sessionId}/user`, payload: { content: expert.content ?? '' } })).json() as { done: boolean; userSteps?: { call: { name: string }; result: { ok: boolean } }[] };
+        turns.push(turn);
+        if (turn.done) break;
+      }
+      expect(turns.some((t) => (t.userSteps ?? []).some((s) => userTools.has(s.call.name) && s.result.ok))).toBe(true);
+      const trajectory = (await server.app.inject({ method: 'GET', url: `/sessions/${opened.sessionId}/trajectory` })).json() as { userSteps?: unknown[]; reward: number };
+      expect((trajectory.userSteps ?? []).length).toBeGreaterThan(0);
+      const reward = (await server.app.inject({ method: 'GET', url: `/sessions/${opened.sessionId}/reward` })).json() as { reward: number };
+      expect(reward.reward).toBe(1);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 
   it('--user llm: the user model gets the 30 phone tools through native tool calling, sees its own calls and results, and solves it with the oracle', async () => {
     const { createScriptedChatServer } = await import('@autoforge/llm/testing');

@@ -48,6 +48,13 @@ export interface Task {
    * (`UserReply.revealTools`): BFCL's held-out functions. Hidden, not refused: a call on one runs.
    */
   heldOutTools?: string[];
+  /**
+   * The environment's tools that are the user's own (dual control: tau2 telecom's phone). The
+   * agent is neither shown them nor may call them; the simulated user calls them
+   * (`UserReply.toolCalls`), and `rollout` records those calls in `Trajectory.userSteps`.
+   * Absent: every tool is the agent's.
+   */
+  userTools?: string[];
   /** Anything else (difficulty metrics, blueprint id, benchmark fields). */
   metadata?: JsonObject;
 }

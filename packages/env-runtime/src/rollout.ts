@@ -59,7 +59,7 @@ export interface RolloutOptions {
    * phone). The agent neither sees them nor may call them (an `unknown_tool` observation); the
    * user gets them in `UserContext.tools`, and a `UserReply`'s `toolCalls` may call only them.
    * Both sides' calls run on the same session and count towards `limits.maxToolCalls`.
-   * Default none: every tool is the agent's.
+   * Default: the task's `userTools`, else none (every tool is the agent's).
    */
   userTools?: readonly string[];
 }
@@ -137,7 +137,7 @@ export async function rollout(options: RolloutOptions): Promise<Trajectory> {
   const steps: ToolStep[] = [];
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   const injected: InjectedUserError[] = [];
-  const userToolNames = new Set(options.userTools ?? []);
+  const userToolNames = new Set(options.userTools ?? task.userTools ?? []);
   const dual = userToolNames.size > 0;
   const agentTools = dual ? environment.tools.filter((t) => !userToolNames.has(t.name)) : environment.tools;
   const userToolSpecs = environment.tools.filter((t) => userToolNames.has(t.name));

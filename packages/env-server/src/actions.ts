@@ -3,7 +3,7 @@ import type { Agent, AssistantMessage, Result, Task, ToolCall, ToolResult, ToolS
 import type { Environment, EnvironmentSpec, Session } from '@autoforge/env-runtime';
 import type { Judge } from '@autoforge/judge';
 import type { toOpenAITools } from '@autoforge/llm';
-import type { Episode, EpisodeLimits, EpisodeReward, UserConfig, UserTurn } from './episode.js';
+import type { Episode, EpisodeLimits, EpisodeReward, UserConfig, UserSide, UserTurn } from './episode.js';
 import { createEpisode, episodeReward, episodeTrajectory, offersTool, recordAgentMessage, recordToolCall, ROLLOUT_LIMITS, showsAllTools, showsTool, userTurn } from './episode.js';
 import type { ApiProblem } from './serve-error.js';
 import { problemError, ServeError } from './serve-error.js';
@@ -119,7 +119,7 @@ export interface Opened {
 
 function newEpisode(ctx: ServerContext, loaded: LoadedEnvironment, task: Task | undefined, user: UserConfig | undefined, index: number, limits?: Partial<EpisodeLimits>): Episode {
   const policy = ctx.policyOf(task, loaded.spec);
-  const tools = { tools: task?.tools, heldOutTools: task?.heldOutTools };
+  const tools = { tools: task?.tools, heldOutTools: task?.heldOutTools, userTools: task?.userTools };
   if (user === undefined) {
     return createEpisode({ index, policy, ...tools, ...(limits?.maxTurns !== undefined || limits?.maxToolCalls !== undefined ? { limits: { ...ROLLOUT_LIMITS, ...ctx.limits, ...limits } } : {}) });
   }
@@ -127,10 +127,17 @@ function newEpisode(ctx: ServerContext, loaded: LoadedEnvironment, task: Task | 
   return createEpisode({ index, policy, ...tools, user: ctx.createUser(task, user), userConfig: user, limits: { ...ctx.limits, ...limits } });
 }
 
+/** The user's own side of a dual-control episode: its tools, run on the session (`Task.userTools`). */
+function userSide(managed: ManagedSession): UserSide | undefined {
+  const own = managed.episode.userTools;
+  if (own.size === 0) return undefined;
+  return { tools: managed.environment.tools.filter((t) => own.has(t.name)), run: (call) => managed.session.step(call) };
+}
+
 async function opening(managed: ManagedSession): Promise<UserTurn | undefined> {
   if (managed.episode.user === undefined) return undefined;
   try {
-    return await userTurn(managed.episode, true);
+    return await userTurn(managed.episode, true, userSide(managed));
   } catch (error) {
     throw new ServeError('user_failed', `serve: session ${managed.id}: the simulated user failed to open: ${(error as Error).message}`, { cause: error });
   }
@@ -211,7 +218,7 @@ export async function sayToUser(managed: ManagedSession, content: string): Promi
   }
   recordAgentMessage(managed.episode, content);
   try {
-    return await userTurn(managed.episode, false);
+    return await userTurn(managed.episode, false, userSide(managed));
   } catch (error) {
     throw new ServeError('user_failed', `serve: session ${managed.id}: the simulated user failed: ${(error as Error).message}`, { cause: error });
   }

@@ -380,6 +380,11 @@ export const ROUTE_SCHEMAS = {
           stop: { type: 'boolean', description: 'the user ended the conversation' },
           injectedUserErrors: injectedErrors,
           revealedTools: { type: 'array', items: { type: 'string' }, description: "the task's held-out tools this reply gave back: the session's tools include them from now on" },
+          userSteps: {
+            type: 'array',
+            description: "dual control (the task's userTools): the calls the user made on its own tools before this reply, each {messageIndex, call, result, durationMs}; the agent is not shown them",
+            items: { type: 'object', additionalProperties: true },
+          },
           done: { type: 'boolean' },
           termination,
         },

@@ -7,8 +7,10 @@ import type {
   TerminationReason,
   ToolCall,
   ToolResult,
+  ToolSpec,
   ToolStep,
   Trajectory,
+  UserReply,
   UserSimulator,
 } from '@autoforge/core';
 import type { Session } from '@autoforge/env-runtime';
@@ -68,6 +70,13 @@ export interface Episode {
   readonly heldOut: Set<string>;
   /** Calls refused because the task does not offer their tool (they never reach the session). */
   refused: number;
+  /**
+   * The tools that are the user's own (`Task.userTools`, dual control): never shown to the agent
+   * nor run for it; the simulated user calls them.
+   */
+  readonly userTools: ReadonlySet<string>;
+  /** The user's own tool calls, with their results (`Trajectory.userSteps`). */
+  readonly userSteps: ToolStep[];
 }
 
 /** Options of `createEpisode`. */
@@ -82,6 +91,8 @@ export interface CreateEpisodeOptions {
   tools?: readonly string[] | undefined;
   /** The tools held out until a user reply gives them back (`Task.heldOutTools`). Default none. */
   heldOutTools?: readonly string[] | undefined;
+  /** The tools that are the user's own (`Task.userTools`). Default none. */
+  userTools?: readonly string[] | undefined;
 }
 
 /** A new episode (its system message, when there is a policy, already recorded). */
@@ -102,12 +113,14 @@ export function createEpisode(options: CreateEpisodeOptions = {}): Episode {
     offered: options.tools === undefined ? undefined : new Set(options.tools),
     heldOut: new Set(options.heldOutTools ?? []),
     refused: 0,
+    userTools: new Set(options.userTools ?? []),
+    userSteps: [],
   };
 }
 
 /** Whether the episode's task offers a tool: a call on any other is answered as an unknown tool. */
 export function offersTool(episode: Episode, name: string): boolean {
-  return episode.offered === undefined || episode.offered.has(name);
+  return !episode.userTools.has(name) && (episode.offered === undefined || episode.offered.has(name));
 }
 
 /** Whether the agent is shown a tool now: offered and not (or no longer) held out. */
@@ -117,7 +130,7 @@ export function showsTool(episode: Episode, name: string): boolean {
 
 /** Whether the episode shows every tool of its environment (no offer, nothing held out). */
 export function showsAllTools(episode: Episode): boolean {
-  return episode.offered === undefined && episode.heldOut.size === 0;
+  return episode.offered === undefined && episode.heldOut.size === 0 && episode.userTools.size === 0;
 }
 
 /** What a user turn returns to the client. */
@@ -128,6 +141,14 @@ export interface UserTurn {
   injectedUserErrors: InjectedUserError[];
   /** The held-out tools this message gave back (`UserReply.revealTools`): shown from now on. */
   revealedTools: string[];
+  /** Dual control only (`Task.userTools`): the calls the user made on its own tools before this message, with their results. */
+  userSteps?: ToolStep[];
+}
+
+/** How a user turn runs the user's own tool calls (on the session), and the user's tools as specs. */
+export interface UserSide {
+  tools: readonly ToolSpec[];
+  run(call: ToolCall): Promise<ToolResult>;
 }
 
 /**
@@ -136,10 +157,29 @@ export interface UserTurn {
  * it gives back (as `rollout` does), and ends the episode on a stop. The user's own failures
  * propagate (the route answers `user_failed`).
  */
-export async function userTurn(episode: Episode, first: boolean): Promise<UserTurn> {
+export async function userTurn(episode: Episode, first: boolean, side?: UserSide): Promise<UserTurn> {
   const user = episode.user as UserSimulator;
-  const context = { messages: episode.messages };
-  const reply = first ? await user.start(context) : await user.reply(context);
+  const dual = side !== undefined && episode.userTools.size > 0;
+  const made: ToolStep[] = [];
+  let reply: UserReply;
+  for (;;) {
+    const context = dual ? { messages: episode.messages, tools: side.tools, steps: episode.userSteps } : { messages: episode.messages };
+    reply = first ? await user.start(context) : await user.reply(context);
+    const calls = dual ? (reply.toolCalls ?? []) : [];
+    if (calls.length === 0) break;
+    // The user acts on their own tools, then is asked again with the results (as `rollout`).
+    for (const call of calls) {
+      if (episode.limits !== undefined && episode.steps.length + episode.userSteps.length >= episode.limits.maxToolCalls) {
+        episode.termination = 'max_tool_calls';
+        return { content: '', stop: true, injectedUserErrors: [], revealedTools: [], userSteps: made };
+      }
+      const t0 = performance.now();
+      const result: ToolResult = episode.userTools.has(call.name) ? await side.run(call) : { ok: false, error: { code: 'unknown_tool', message: `unknown tool "${call.name}"` } };
+      const step: ToolStep = { messageIndex: episode.messages.length, call, result, durationMs: performance.now() - t0 };
+      episode.userSteps.push(step);
+      made.push(step);
+    }
+  }
   episode.messages.push({ role: 'user', content: reply.content });
   const messageIndex = episode.messages.length - 1;
   const injected: InjectedUserError[] = [];
@@ -151,14 +191,14 @@ export async function userTurn(episode: Episode, first: boolean): Promise<UserTu
   const revealedTools = (reply.revealTools ?? []).filter((name) => episode.heldOut.delete(name));
   if (reply.stop) episode.termination = 'user_stop';
   else checkLimits(episode);
-  return { content: reply.content, stop: reply.stop, injectedUserErrors: injected, revealedTools };
+  return { content: reply.content, stop: reply.stop, injectedUserErrors: injected, revealedTools, ...(dual ? { userSteps: made } : {}) };
 }
 
 function checkLimits(episode: Episode): void {
   const { limits } = episode;
   if (limits === undefined || episode.termination !== undefined) return;
   if (episode.turns >= limits.maxTurns) episode.termination = 'max_turns';
-  else if (episode.steps.length >= limits.maxToolCalls) episode.termination = 'max_tool_calls';
+  else if (episode.steps.length + episode.userSteps.length >= limits.maxToolCalls) episode.termination = 'max_tool_calls';
 }
 
 /** Tool names that hand the conversation to a human (`rollout`'s default). */
@@ -228,6 +268,7 @@ export function episodeTrajectory(task: Task, session: Session, episode: Episode
     seed: episode.userConfig?.seed ?? 0,
     messages: episode.messages.map((m) => ({ ...m })),
     steps: episode.steps.map((s) => ({ ...s })),
+    ...(episode.userSteps.length > 0 ? { userSteps: episode.userSteps.map((s) => ({ ...s })) } : {}),
     termination: episode.termination ?? 'agent_finish',
     finalDigest: r.digest,
     reward: r.reward,

@@ -2,7 +2,7 @@ export type { EnvironmentServer, EnvironmentServerOptions, ServeCatalog, ServePr
 export { createEnvironmentServer } from './server.js';
 export type { CloseReason, ManagedSession, SessionRegistryOptions } from './sessions.js';
 export { SessionRegistry } from './sessions.js';
-export type { CreateEpisodeOptions, Episode, EpisodeLimits, EpisodeReward, UserConfig, UserErrorKind, UserTurn } from './episode.js';
+export type { CreateEpisodeOptions, Episode, EpisodeLimits, EpisodeReward, UserConfig, UserErrorKind, UserSide, UserTurn } from './episode.js';
 export { createEpisode, episodeReward, episodeTrajectory, ROLLOUT_LIMITS } from './episode.js';
 export { OPENENV_COMMIT, toolErrorType } from './openenv.js';
 export { findPolicy, loadRunDirectory, POLICY_FILE, POLICY_NAMES } from './run-directory.js';
