@@ -87,6 +87,8 @@ function buildProgram(io: CliIo): Command {
     .argument('<tooldoc>', 'tool description document')
     .requiredOption('-o, --out <run-dir>', 'run directory to write')
     .option('--db <path>', 'sample database: a JSON/TOML file, or a directory of <collection>.json files')
+    .option('--user-tools <tooldoc>', "dual control: the user's own tools (a device's), which the agent must ask the user to use")
+    .option('--user-db <path>', "with --user-tools: the user side's sample database (a device's state)")
     .option('--seed <n>', 'seed of every random choice', '0')
     .option('--tasks <n>', 'how many tasks to compile', '50')
     .option('--policy <file>', "the environment's policy (the agent's system prompt), written to the run directory as policy.md (default: a policy.md or wiki.md beside the tool doc)")

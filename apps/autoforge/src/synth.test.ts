@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createScriptedChatServer } from '@autoforge/llm/testing';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,6 +132,50 @@ describe('autoforge synth + verify', () => {
     const { code, stderr } = await autoforge('verify', join(root, 'nothing-here'));
     expect(code).toBe(2);
     expect(stderr).toMatch(/not a run directory/);
+  });
+});
+
+describe('autoforge synth --user-tools: dual control (tau2 telecom: the user acts on their own phone)', () => {
+  const telecom = join(benchmarks, 'tau2-bench/telecom');
+  it('synthesizes both sides into one environment; tasks ask the user for the user-side calls, replay, and the oracle solves them through the scripted user', async () => {
+    const out = join(root, 'dual');
+    const { code, stdout, stderr } = await autoforge(
+      'synth', join(telecom, 'tools.json'), '--db', join(telecom, 'db.toml'),
+      '--user-tools', join(telecom, 'user_tools.json'), '--user-db', join(telecom, 'user_db.toml'),
+      '--out', out, '--tasks', '16', '--seed', '0', '--no-progress',
+    );
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/tasks: 16\/16/);
+    const userToolDoc = JSON.parse(readFileSync(join(telecom, 'user_tools.json'), 'utf8')) as { function: { name: string } }[];
+    const userTools = new Set(userToolDoc.map((t) => t.function.name));
+    const [envFile] = readdirSync(join(out, 'envs'));
+    const spec = JSON.parse(read(join(out, 'envs'), envFile as string)) as { metadata: { userTools: string[] }; tools: { name: string }[] };
+    expect(new Set(spec.metadata.userTools)).toEqual(userTools);
+    expect(spec.tools).toHaveLength(43);
+    const tasks = read(out, 'tasks.jsonl').trim().split('\n').map((l) => JSON.parse(l) as { userTools?: string[]; goldCalls: { name: string }[] });
+    for (const t of tasks) expect(new Set(t.userTools)).toEqual(userTools);
+    // Blueprints hold user-side calls: the agent must ask the user to make them.
+    const dual = tasks.filter((t) => t.goldCalls.some((c) => userTools.has(c.name)));
+    expect(dual.length).toBeGreaterThan(3);
+    expect((await autoforge('verify', out)).stdout).toBe('verified 16/16\n');
+    const rollout = await autoforge('rollout', out, '--agent', 'oracle', '--user', 'scripted', '--user-error-rate', '0', '--no-progress');
+    expect(rollout.code).toBe(0);
+    expect(rollout.stdout).toContain('success 16/16');
+    const trajectories = read(out, 'trajectories.jsonl').trim().split('\n').map((l) => JSON.parse(l) as { steps: { call: { name: string } }[]; userSteps?: { call: { name: string }; result: { ok: boolean } }[] });
+    // The user's calls are the user's: never the agent's, each one made by the user on its side.
+    expect(trajectories.every((t) => t.steps.every((s) => !userTools.has(s.call.name)))).toBe(true);
+    expect(trajectories.filter((t) => (t.userSteps ?? []).length > 0)).toHaveLength(dual.length);
+    expect(trajectories.flatMap((t) => t.userSteps ?? []).every((s) => userTools.has(s.call.name) && s.result.ok)).toBe(true);
+  }, 120_000);
+
+  it('refuses --user-db without --user-tools, and a user tool named as an agent tool (located)', async () => {
+    const bad = await autoforge('synth', join(telecom, 'tools.json'), '--user-db', join(telecom, 'user_db.toml'), '--out', join(root, 'dual-bad'), '--tasks', '2', '--no-progress');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--user-db needs --user-tools');
+    const clash = await autoforge('synth', join(telecom, 'tools.json'), '--user-tools', join(telecom, 'tools.json'), '--out', join(root, 'dual-clash'), '--tasks', '2', '--no-progress');
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toMatch(/tools\.json.*the user's tool "get_customer_by_phone" has the name of one of the agent's tools/s);
   });
 });
 

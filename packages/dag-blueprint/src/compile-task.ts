@@ -573,6 +573,9 @@ class Compilation {
       expectedFinalDigest,
       requiredOutputs,
       ...(this.environment.spec.policy !== undefined ? { policy: this.environment.spec.policy } : {}),
+      // Dual control: the environment's user-side tools (a document's user tools) are the user's
+      // own; the agent must ask the user to make those of the gold calls.
+      ...(userToolsOf(this.environment.spec) !== undefined ? { userTools: userToolsOf(this.environment.spec) as string[] } : {}),
       metadata: {
         blueprintId: blueprint.id,
         difficulty: { ...metrics },
@@ -627,4 +630,17 @@ class Compilation {
     const [path, value] = this.rng.fork('answer').pick(descriptive.length > 0 ? descriptive : leaves);
     return { ok: true, ref: { node: lastTool.id, path, value }, text: say(value) };
   }
+}
+
+/**
+ * The user-side tools of a dual-control environment (`spec.metadata.userTools`: the tools of a
+ * document's user side, e.g. tau2's `user_tools.json`), those the environment has; `undefined`
+ * for an ordinary environment.
+ */
+export function userToolsOf(spec: { tools: readonly { name: string }[]; metadata?: JsonObject }): string[] | undefined {
+  const listed = spec.metadata?.userTools;
+  if (!Array.isArray(listed)) return undefined;
+  const names = new Set(spec.tools.map((t) => t.name));
+  const own = listed.filter((n): n is string => typeof n === 'string' && names.has(n));
+  return own.length > 0 ? own : undefined;
 }

@@ -12,6 +12,7 @@ import type {
   ToolSpec,
 } from '@autoforge/core';
 import { askForFacts, canonicalJson, createRng, isJsonObject, statementsAbout } from '@autoforge/core';
+import { USER_CALL_REPORT } from '@autoforge/user-sim';
 import type { ArgSource, Blueprint, ReasoningNode, ReasoningParams, ToolNode, UserNode } from './blueprint.js';
 import { DagBlueprintError } from './error.js';
 import { readPath } from './path.js';
@@ -44,6 +45,28 @@ class NeedFacts {
 class Stuck {
   constructor(readonly why: string) {}
 }
+class NeedUserCall {
+  constructor(readonly name: string, readonly args: JsonObject) {}
+}
+
+/**
+ * The oracle's request that the user make one of its own calls (dual control,
+ * `Task.userTools`): the tool and its arguments, as an agent would ask a customer to act on
+ * their own device.
+ */
+export function userCallRequest(name: string, args: JsonObject): string {
+  const given = Object.keys(args).length > 0 ? ` with ${canonicalJson(args)}` : '';
+  return `Please do this on your side: ${name}${given}.`;
+}
+
+/** What the scripted user reported its own call showed (after `USER_CALL_REPORT`), or `undefined`. */
+function reportedOutput(text: string): string | undefined {
+  const at = text.indexOf(USER_CALL_REPORT);
+  return at < 0 ? undefined : text.slice(at + USER_CALL_REPORT.length).trim();
+}
+
+// Our own request format (userCallRequest), read back from the conversation.
+const USER_REQUEST = /^Please do this on your side: ([A-Za-z0-9_.-]+)(?: with (\{.*\}))?\.$/s;
 
 interface Observed {
   name: string;
@@ -77,6 +100,7 @@ export function createOracleAgent(options: OracleAgentOptions): Agent {
     ? { node: answerMeta.node, path: answerMeta.path }
     : undefined;
   const userNodes = order.filter((n): n is UserNode => n.kind === 'user');
+  const userSide = new Set(task.userTools ?? []);
   const factRef = (n: UserNode): FactRef => ({ key: n.fact, description: n.description });
 
   return {
@@ -102,10 +126,27 @@ export function createOracleAgent(options: OracleAgentOptions): Agent {
       }
     }
 
+    // The user's own calls so far: each request of ours the user answered with what it showed.
+    const userDone: { name: string; args: string; content: string }[] = [];
+    messages.forEach((m, i) => {
+      if (m.role !== 'assistant' || typeof m.content !== 'string') return;
+      const asked = USER_REQUEST.exec(m.content);
+      const next = messages[i + 1];
+      const shown = next?.role === 'user' ? reportedOutput(next.content) : undefined;
+      if (asked && shown !== undefined) userDone.push({ name: asked[1] as string, args: asked[2] ?? '{}', content: shown });
+    });
     let k = 0;
+    let ku = 0;
     const values = new Map<string, JsonValue>();
     const inputs = new Map<string, JsonObject>();
     const call = (name: string, args: JsonObject): { ok: boolean; output: JsonValue } => {
+      if (userSide.has(name)) {
+        const done = userDone[ku];
+        if (done === undefined) throw new NeedUserCall(name, args);
+        if (done.name !== name || done.args !== canonicalJson(args)) throw new Stuck(`the user's call ${ku + 1} was ${done.name}, the plan says ${name}`);
+        ku += 1;
+        return { ok: true, output: parseOutput(done.content, undefined) };
+      }
       const seen = observed[k];
       if (seen === undefined) throw new NeedCall(name, args);
       if (seen.name !== name || seen.args !== canonicalJson(args)) throw new Stuck(`call ${k + 1} was ${seen.name}, the plan says ${name}`);
@@ -159,6 +200,12 @@ export function createOracleAgent(options: OracleAgentOptions): Agent {
         const id = `oracle-${observed.length + 1}`;
         const toolCall: ToolCall = { id, name: signal.name, arguments: JSON.stringify(signal.args) };
         return { role: 'assistant', content: null, toolCalls: [toolCall] };
+      }
+      if (signal instanceof NeedUserCall) {
+        const request = userCallRequest(signal.name, signal.args);
+        // Asked already and the user did not do it: say so instead of looping.
+        if (lastAssistant?.content === request) return finish(`I'm sorry, I cannot go on unless you run ${signal.name} on your side.`);
+        return { role: 'assistant', content: request };
       }
       if (signal instanceof NeedFacts) {
         const question = askForFacts(signal.facts.map(factRef));

@@ -159,13 +159,14 @@ export interface UserSide {
  */
 export async function userTurn(episode: Episode, first: boolean, side?: UserSide): Promise<UserTurn> {
   const user = episode.user as UserSimulator;
-  const dual = side !== undefined && episode.userTools.size > 0;
+  const own = side !== undefined && episode.userTools.size > 0 ? side : undefined;
+  const dual = own !== undefined;
   const made: ToolStep[] = [];
   let reply: UserReply;
   for (;;) {
-    const context = dual ? { messages: episode.messages, tools: side.tools, steps: episode.userSteps } : { messages: episode.messages };
+    const context = own !== undefined ? { messages: episode.messages, tools: own.tools, steps: episode.userSteps } : { messages: episode.messages };
     reply = first ? await user.start(context) : await user.reply(context);
-    const calls = dual ? (reply.toolCalls ?? []) : [];
+    const calls = own !== undefined ? (reply.toolCalls ?? []) : [];
     if (calls.length === 0) break;
     // The user acts on their own tools, then is asked again with the results (as `rollout`).
     for (const call of calls) {
@@ -174,7 +175,7 @@ export async function userTurn(episode: Episode, first: boolean, side?: UserSide
         return { content: '', stop: true, injectedUserErrors: [], revealedTools: [], userSteps: made };
       }
       const t0 = performance.now();
-      const result: ToolResult = episode.userTools.has(call.name) ? await side.run(call) : { ok: false, error: { code: 'unknown_tool', message: `unknown tool "${call.name}"` } };
+      const result: ToolResult = own !== undefined && episode.userTools.has(call.name) ? await own.run(call) : { ok: false, error: { code: 'unknown_tool', message: `unknown tool "${call.name}"` } };
       const step: ToolStep = { messageIndex: episode.messages.length, call, result, durationMs: performance.now() - t0 };
       episode.userSteps.push(step);
       made.push(step);

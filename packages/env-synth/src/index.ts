@@ -1,4 +1,6 @@
 export { synthesizeEnvironment } from './synthesize-environment.js';
+export type { DualControlOptions, DualControlSynthesis } from './dual-control.js';
+export { synthesizeDualControlEnvironment, unwrapSingletonSample } from './dual-control.js';
 export type { ReportedCollection, SynthesisReport, SynthesisResult, SynthesizeOptions, ToolCoverage } from './synthesize-environment.js';
 export type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe } from './families/family.js';
 export { FAMILIES } from './families/list.js';

@@ -1,5 +1,5 @@
 export type { ScriptedUserOptions, UserErrorKind } from './scripted-user.js';
-export { createScriptedUser, SCRIPTED_PHRASES, USER_ERROR_KINDS } from './scripted-user.js';
+export { createScriptedUser, SCRIPTED_PHRASES, USER_CALL_REPORT, USER_ERROR_KINDS } from './scripted-user.js';
 export type { LLMUserOptions } from './llm-user.js';
 export { createLLMUser, llmUserSystemPrompt } from './llm-user.js';
 export { LLM_USER_PROMPT } from './prompts/llm-user.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { UserSimError } from './error.js';
 import { INVENTED_REQUIREMENTS } from './invented-requirements.js';
 import type { UserErrorKind } from './scripted-user.js';
-import { createScriptedUser, SCRIPTED_PHRASES, USER_ERROR_KINDS } from './scripted-user.js';
+import { createScriptedUser, SCRIPTED_PHRASES, USER_CALL_REPORT, USER_ERROR_KINDS } from './scripted-user.js';
 
 const email: UserFact = { key: 'email', description: 'your email', value: 'ada.lovelace1815@example.com' };
 const zip: UserFact = { key: 'zip', description: 'your zip', value: '10108' };
@@ -244,5 +244,53 @@ describe('createScriptedUser error injection', () => {
     expect(episodes / 400).toBeGreaterThan(0.22);
     expect(episodes / 400).toBeLessThan(0.38);
     expect([...kinds.keys()].sort()).toEqual([...USER_ERROR_KINDS].sort());
+  });
+});
+
+describe('createScriptedUser: dual control (the task\'s userTools)', () => {
+  const phone: Task = {
+    id: 'phone/1',
+    envId: 'phone',
+    intent: 'You want mobile data back on your phone.',
+    userFacts: [],
+    goldCalls: [
+      { name: 'get_line', arguments: { line_id: 'L1' } },
+      { name: 'toggle_data', arguments: {} },
+      { name: 'set_apn', arguments: { apn: 'internet' } },
+    ],
+    expectedFinalDigest: '0'.repeat(64),
+    requiredOutputs: [],
+    userTools: ['toggle_data', 'set_apn'],
+  };
+  const tools = [
+    { name: 'toggle_data', description: 'Toggle mobile data.', parameters: { type: 'object' as const, properties: {} } },
+    { name: 'set_apn', description: 'Set the APN.', parameters: { type: 'object' as const, properties: {} } },
+  ];
+
+  it('makes the next of its own gold calls when the agent asks for it (by name or by its words), then reports what it showed', async () => {
+    const user = createScriptedUser(phone, { seed: 0 });
+    const messages: Message[] = [
+      { role: 'user', content: 'My data is off.' },
+      { role: 'assistant', content: 'Please toggle your data on your phone.' },
+    ];
+    const acted = await user.reply({ messages, tools, steps: [] });
+    expect(acted).toEqual({ content: '', stop: false, toolCalls: [{ id: 'user-call-1', name: 'toggle_data', arguments: '{}' }] });
+    const steps = [{ messageIndex: 2, call: (acted.toolCalls ?? [])[0] as { id: string; name: string; arguments: string }, result: { ok: true as const, output: { data: 'on' } }, durationMs: 0 }];
+    const report = await user.reply({ messages, tools, steps });
+    expect(report).toEqual({ content: `${USER_CALL_REPORT} {"data":"on"}`, stop: false });
+    messages.push({ role: 'user', content: report.content }, { role: 'assistant', content: 'Now run set_apn with {"apn":"internet"}.' });
+    const second = await user.reply({ messages, tools, steps });
+    expect(second.toolCalls?.[0]).toMatchObject({ name: 'set_apn', arguments: '{"apn":"internet"}' });
+  });
+
+  it('acts only where the episode gives it its tools, and not on a request for another call', async () => {
+    const user = createScriptedUser(phone, { seed: 0 });
+    const messages: Message[] = [
+      { role: 'user', content: 'My data is off.' },
+      { role: 'assistant', content: 'Please set the apn now.' },
+    ];
+    expect((await user.reply({ messages, tools, steps: [] })).toolCalls).toBeUndefined();
+    messages[1] = { role: 'assistant', content: 'Please toggle your data.' };
+    expect((await user.reply({ messages })).toolCalls).toBeUndefined();
   });
 });

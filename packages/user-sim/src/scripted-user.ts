@@ -7,6 +7,7 @@ import type {
   Rng,
   Seed,
   Task,
+  ToolStep,
   UserContext,
   UserFact,
   UserReply,
@@ -55,6 +56,35 @@ export const SCRIPTED_PHRASES = {
   earlyStops: ['Actually, never mind. I have to go now.', "Let's leave it for now, goodbye.", "I'll come back to this later. Bye."],
   opening: 'Hi, I need some help.',
 } as const;
+
+/**
+ * How the scripted user reports a call it made on its own tools (dual control): this phrase,
+ * then what the call showed (the observation text).
+ */
+export const USER_CALL_REPORT = 'I did that on my side. It shows:';
+
+/** The observation text of a result, as the agent's observations read. */
+function observation(result: ToolStep['result']): string {
+  if (!result.ok) return `Error: ${result.error.message}`;
+  return typeof result.output === 'string' ? result.output : JSON.stringify(result.output);
+}
+
+/** True when the agent's text asks for the tool: its name as a word, or every word of its name. */
+function asksToRun(text: string, tool: string): boolean {
+  const lower = text.toLowerCase();
+  const name = tool.toLowerCase();
+  for (let from = 0; ; ) {
+    const at = lower.indexOf(name, from);
+    if (at < 0) break;
+    const before = at === 0 ? '' : (lower[at - 1] as string);
+    const after = lower[at + name.length] ?? '';
+    if (!/[a-z0-9_]/.test(before) && !/[a-z0-9_]/.test(after)) return true;
+    from = at + 1;
+  }
+  const said = new Set(lower.split(/[^a-z0-9]+/).filter((w) => w !== ''));
+  const parts = splitWords(tool).map((w) => w.toLowerCase());
+  return parts.length > 1 && parts.every((w) => said.has(w));
+}
 
 interface Plan {
   kind: UserErrorKind | undefined;
@@ -208,7 +238,29 @@ export function createScriptedUser(task: Task, options: ScriptedUserOptions): Us
     return reply(opening, false, []);
   };
 
+  // Dual control (`task.userTools`): the gold calls that are the user's own, made in order when
+  // the agent asks for the next one; what each showed is reported in the next message.
+  const own = new Set(task.userTools ?? []);
+  const ownGold = task.goldCalls.filter((c) => own.has(c.name));
+  const actOnOwnSide = (context: UserContext): UserReply | undefined => {
+    if (ownGold.length === 0 || context.tools === undefined) return undefined;
+    const steps = context.steps ?? [];
+    let lastUser = -1;
+    context.messages.forEach((m, i) => {
+      if (m.role === 'user') lastUser = i;
+    });
+    const fresh = steps.filter((s) => s.messageIndex > lastUser);
+    if (fresh.length > 0) return { content: `${USER_CALL_REPORT} ${fresh.map((s) => observation(s.result)).join(' ')}`, stop: false };
+    const next = ownGold[steps.filter((s) => s.result.ok).length];
+    const last = context.messages[context.messages.length - 1];
+    const text = last?.role === 'assistant' && typeof last.content === 'string' ? last.content : '';
+    if (next === undefined || !asksToRun(text, next.name)) return undefined;
+    return { content: '', stop: false, toolCalls: [{ id: `user-call-${steps.length + 1}`, name: next.name, arguments: JSON.stringify(next.arguments) }] };
+  };
+
   const respond = (context: UserContext): UserReply => {
+    const acted = actOnOwnSide(context);
+    if (acted !== undefined) return acted;
     const { mine, texts } = agentTexts(context.messages);
     const r = mine.length;
     if (r === 0) return start(context);

@@ -9,7 +9,7 @@ import type { DependencyGraph } from '@autoforge/depgraph';
 import { toDot, toJSON, toMermaid } from '@autoforge/depgraph';
 import { createEnvironment } from '@autoforge/env-runtime';
 import type { EnvironmentSpec } from '@autoforge/env-runtime';
-import { synthesizeEnvironment } from '@autoforge/env-synth';
+import { synthesizeDualControlEnvironment, synthesizeEnvironment } from '@autoforge/env-synth';
 import { findPolicy, POLICY_FILE } from '@autoforge/env-server';
 import type { ChatModel } from '@autoforge/llm';
 import { SingleBar } from 'cli-progress';
@@ -28,6 +28,10 @@ import { openQueue, queueStatsLine, warnWithoutWorkers } from './worker.js';
 export interface SynthCommandOptions extends ModelFlags {
   out: string;
   db?: string;
+  /** Dual control: the user's own tool document; its tools are the user's (`Task.userTools`). */
+  userTools?: string;
+  /** With `userTools`: the user side's sample database. */
+  userDb?: string;
   seed: string;
   tasks: string;
   /** Worker threads that compile blueprints (`0`: in the main thread). Default: up to 4, one per core. */
@@ -89,12 +93,23 @@ async function synthRun(file: string, options: SynthCommandOptions, io: CliIo, q
   const workers = options.workers === undefined ? undefined : integer(options.workers, '--workers', 0, 64);
   const model = options.llm ? createModel(options, io) : undefined;
   const runDir = resolve(io.cwd, options.out);
-  const toolDoc = await loadToolDoc(file, io);
+  let toolDoc = await loadToolDoc(file, io);
   const sampleState: JsonObject | undefined =
     options.db === undefined ? undefined : await readDatabase(resolve(io.cwd, options.db), options.db);
-  const synth = queue
-    ? await queue.run('synth-env', { toolDoc, seed, ...(sampleState ? { sampleState } : {}) })
-    : synthesizeEnvironment(toolDoc, { seed, ...(sampleState ? { sampleState } : {}) });
+  if (options.userDb !== undefined && options.userTools === undefined) throw new CliError('E_USAGE', '--user-db needs --user-tools');
+  let synth;
+  if (options.userTools !== undefined) {
+    // Dual control: both sides' tools over one state; the user's are listed in the spec's metadata.
+    if (queue) throw new CliError('E_USAGE', '--user-tools: dual-control synthesis runs locally (not with --queue)');
+    const userDoc = await loadToolDoc(options.userTools, io);
+    const userSample = options.userDb === undefined ? undefined : await readDatabase(resolve(io.cwd, options.userDb), options.userDb);
+    synth = synthesizeDualControlEnvironment(toolDoc, userDoc, { seed, ...(sampleState ? { sampleState } : {}), ...(userSample ? { userSampleState: userSample } : {}) });
+    if (synth.ok) toolDoc = { ...toolDoc, tools: [...toolDoc.tools, ...userDoc.tools] };
+  } else {
+    synth = queue
+      ? await queue.run('synth-env', { toolDoc, seed, ...(sampleState ? { sampleState } : {}) })
+      : synthesizeEnvironment(toolDoc, { seed, ...(sampleState ? { sampleState } : {}) });
+  }
   if (!synth.ok) {
     throw new CliError('E_INPUT', `cannot synthesize an environment from ${file}`, synth.issues.map((i) => `${i.message} [${i.code}]`));
   }
@@ -104,6 +119,7 @@ async function synthRun(file: string, options: SynthCommandOptions, io: CliIo, q
     command: 'synth',
     tooldoc: file,
     db: options.db ?? null,
+    ...(options.userTools !== undefined ? { userTools: options.userTools, userDb: options.userDb ?? null } : {}),
     seed,
     tasks: wanted,
     llm: model ? model.model : null,
