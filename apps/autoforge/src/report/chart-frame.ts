@@ -1,6 +1,6 @@
 import { escapeHtml, num } from './escape.js';
 import type { LinearScale } from './scale.js';
-import { formatTick } from './scale.js';
+import { formatTicks } from './scale.js';
 
 /** Size and text of a chart's frame. */
 export interface FrameOptions {
@@ -33,10 +33,11 @@ export function yAxis(y: LinearScale, tickValues: readonly number[], options: Fr
   const left = MARGIN.left;
   const right = options.width - MARGIN.right;
   let out = '<g class="axis y-axis" font-size="10" fill="#52606d">';
-  for (const t of tickValues) {
+  const labels = formatTicks(tickValues);
+  for (const [i, t] of tickValues.entries()) {
     const py = num(y(t));
     out += `<line class="grid" x1="${num(left)}" x2="${num(right)}" y1="${py}" y2="${py}" stroke="#e4e7eb" stroke-width="1"/>`;
-    out += `<text class="tick" x="${num(left - 6)}" y="${py}" dy="3.5" text-anchor="end">${escapeHtml(formatTick(t))}</text>`;
+    out += `<text class="tick" x="${num(left - 6)}" y="${py}" dy="3.5" text-anchor="end">${escapeHtml(labels[i] as string)}</text>`;
   }
   out += `<line class="domain" x1="${num(left)}" x2="${num(left)}" y1="${num(y.range[0])}" y2="${num(y.range[1])}" stroke="#7b8794"/>`;
   if (options.yLabel) {

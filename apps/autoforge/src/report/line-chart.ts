@@ -1,8 +1,9 @@
+import { area, line } from 'd3-shape';
 import type { FrameOptions } from './chart-frame.js';
 import { emptyNote, legend, MARGIN, openChart, xAxis, yAxis } from './chart-frame.js';
 import { escapeHtml, num } from './escape.js';
 import { seriesColor } from './palette.js';
-import { formatTick, linearScale, niceDomain, ticks } from './scale.js';
+import { formatTick, formatTicks, linearScale, niceDomain, ticks } from './scale.js';
 
 /** One line of a {@link lineChart}. */
 export interface LineSeries {
@@ -70,7 +71,9 @@ export function lineChart(series: readonly LineSeries[], options: LineChartOptio
   const clampY = (v: number): number => y(Math.min(Math.max(v, yDomain[0]), yDomain[1]));
 
   out += yAxis(y, ticks(yDomain[0], yDomain[1]), frame);
-  const xTicks = ticks(xDomain[0], xDomain[1], { integer: integerX, count: 8 }).map((t) => ({ x: x(t), label: formatTick(t) }));
+  const xValues = ticks(xDomain[0], xDomain[1], { integer: integerX, count: 8 });
+  const xLabels = formatTicks(xValues);
+  const xTicks = xValues.map((t, i) => ({ x: x(t), label: xLabels[i] as string }));
   out += xAxis(xTicks, frame);
 
   out += '<g class="plot">';
@@ -78,20 +81,12 @@ export function lineChart(series: readonly LineSeries[], options: LineChartOptio
     const color = s.color ?? seriesColor(i);
     const band = (s.band ?? []).filter(([bx, lo, hi]) => finite(bx) && finite(lo) && finite(hi));
     if (band.length > 1) {
-      const upper = band.map(([bx, , hi]) => `${num(x(bx))},${num(clampY(hi))}`);
-      const lower = band.map(([bx, lo]) => `${num(x(bx))},${num(clampY(lo))}`).reverse();
-      out += `<path class="series-band" d="M${[...upper, ...lower].join('L')}Z" fill="${color}" fill-opacity="0.16" stroke="none"/>`;
+      const shape = area<readonly [number, number, number]>().x(([bx]) => x(bx)).y0(([, lo]) => clampY(lo)).y1(([, , hi]) => clampY(hi)).digits(2);
+      out += `<path class="series-band" d="${shape(band) ?? ''}" fill="${color}" fill-opacity="0.16" stroke="none"/>`;
     }
-    let d = '';
-    let pen = false;
-    for (const [px, py] of s.points) {
-      if (!finite(px) || !finite(py)) {
-        pen = false;
-        continue;
-      }
-      d += `${pen ? 'L' : 'M'}${num(x(px))},${num(clampY(py))}`;
-      pen = true;
-    }
+    // A non-finite point leaves a gap (d3-shape's `defined`).
+    const path = line<readonly [number, number]>().defined(([px, py]) => finite(px) && finite(py)).x(([px]) => x(px)).y(([, py]) => clampY(py)).digits(2);
+    const d = s.points.some(([px, py]) => finite(px) && finite(py)) ? (path(s.points) ?? '') : '';
     if (d) out += `<path class="series-line" d="${d}" fill="none" stroke="${color}" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"><title>${escapeHtml(s.name)}</title></path>`;
     const points = s.points.filter(([px, py]) => finite(px) && finite(py));
     if (points.length <= 80) {

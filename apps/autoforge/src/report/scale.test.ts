@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatTick, linearScale, niceDomain, ticks } from './scale.js';
+import { formatTick, formatTicks, linearScale, niceDomain, ticks } from './scale.js';
 
 describe('linearScale', () => {
   it('maps the domain onto the range, inverted ranges included', () => {
@@ -62,7 +62,8 @@ describe('ticks', () => {
 
 describe('niceDomain', () => {
   it('widens to tick multiples and pads a single value', () => {
-    expect(niceDomain(0.13, 0.87)).toEqual([0.1, 0.9]);
+    expect(niceDomain(0.13, 0.87)).toEqual([0, 1]);
+    expect(niceDomain(0.13, 0.87, { count: 8 })).toEqual([0.1, 0.9]);
     expect(niceDomain(0, 0.74)).toEqual([0, 0.8]);
     expect(niceDomain(5, 5, { integer: true })).toEqual([4, 6]);
     expect(niceDomain(0, 0)).toEqual([-1, 1]);
@@ -89,5 +90,30 @@ describe('formatTick', () => {
     expect(formatTick(15000)).toBe('15k');
     expect(formatTick(2_500_000)).toBe('2.5M');
     expect(formatTick(Number.NaN)).toBe('');
+  });
+
+  it('never prints "0" for a value that is not zero, at any magnitude (the loss and KL axes near 1e-9)', () => {
+    expect(formatTick(1e-9)).toBe('1e-9');
+    expect(formatTick(-2.5e-4)).toBe('-2.5e-4');
+    expect(formatTick(0)).toBe('0');
+    expect(formatTick(-0)).toBe('0');
+    expect(formatTick(-0.5)).toBe('-0.5');
+    expect(formatTick(3e9)).toBe('3B');
+    fc.assert(
+      fc.property(fc.double({ min: -1e12, max: 1e12, noNaN: true }).filter((v) => v !== 0), (v) => {
+        const label = formatTick(v);
+        expect(label).not.toBe('0');
+        expect(label).not.toContain('−');
+        expect(label.startsWith('-')).toBe(v < 0);
+      }),
+    );
+  });
+
+  it('labels the ticks of any domain distinctly', () => {
+    for (const [lo, hi] of [[0, 4e-9], [0, 0.002], [0.999, 1.0005], [1e5, 1.00002e5]] as const) {
+      const t = ticks(lo, hi);
+      expect(t.length).toBeGreaterThan(2);
+      expect(new Set(formatTicks(t)).size).toBe(t.length);
+    }
   });
 });
