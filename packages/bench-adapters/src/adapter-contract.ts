@@ -44,6 +44,14 @@ export function adapterContract(label: string, make: () => BenchAdapter, options
   describe(`BenchAdapter contract: ${label}`, () => {
     const adapter = make();
     const goldFailures = new Set(options.goldFailures ?? []);
+    // Tests that apply only to adapters scored without (`unjudged`) or with (`judged`) an LLM
+    // judge are registered only where they apply: nothing is reported as skipped.
+    const unjudged = (name: string, fn: () => Promise<void>, timeout?: number): void => {
+      if (options.judged !== true) it(name, fn, timeout);
+    };
+    const judged = (name: string, fn: () => Promise<void>, timeout?: number): void => {
+      if (options.judged === true) it(name, fn, timeout);
+    };
 
     it('names itself <bench>/<domain> and has a policy (unless the benchmark gives none), tools and at least one split', () => {
       expect(adapter.name).toMatch(/^[a-z0-9-]+\/[a-z0-9_-]+$/);
@@ -104,7 +112,7 @@ export function adapterContract(label: string, make: () => BenchAdapter, options
       env.close();
     });
 
-    it.skipIf(options.judged === true)('scores the gold replay of every task of the default split 1 (but the listed data contradictions)', async () => {
+    unjudged('scores the gold replay of every task of the default split 1 (but the listed data contradictions)', async () => {
       const failed: string[] = [];
       for (const task of await adapter.tasks()) {
         const replay = await replayTask(adapter, task);
@@ -114,7 +122,7 @@ export function adapterContract(label: string, make: () => BenchAdapter, options
       expect(failed).toEqual([...goldFailures]);
     });
 
-    it.skipIf(options.judged === true)('scores an episode that changes nothing 0 on a task whose gold calls change the state', async () => {
+    unjudged('scores an episode that changes nothing 0 on a task whose gold calls change the state', async () => {
       const tasks = await adapter.tasks();
       const task = tasks.find((t) => t.expectedFinalDigest !== t.initialDigest) as Task;
       expect(task).toBeDefined();
@@ -124,7 +132,7 @@ export function adapterContract(label: string, make: () => BenchAdapter, options
       expect(run.passHatK).toEqual([0]);
     });
 
-    it.skipIf(options.judged === true)('gives the oracle agent (the benchmark\'s own, else createOracleAgent) reward 1 through the rollout loop with the benchmark\'s user (else the instruction user)', async () => {
+    unjudged('gives the oracle agent (the benchmark\'s own, else createOracleAgent) reward 1 through the rollout loop with the benchmark\'s user (else the instruction user)', async () => {
       const task = (await adapter.tasks()).find((t) => !goldFailures.has(t.id)) as Task;
       const run = await runBenchmark(adapter, {
         agent: (t) => adapter.oracle?.(t) ?? createOracleAgent(t),
@@ -136,7 +144,7 @@ export function adapterContract(label: string, make: () => BenchAdapter, options
       expect(run.passHatK).toEqual([1, 1]);
     });
 
-    it.runIf(options.judged === true)('evaluates an episode of the first task to a reward in [0, 1] with its components', async () => {
+    judged('evaluates an episode of the first task to a reward in [0, 1] with its components', async () => {
       const [task] = await adapter.tasks();
       const replay = await replayTask(adapter, task as Task);
       expect(replay.evaluation.reward).toBeGreaterThanOrEqual(0);
