@@ -12,8 +12,11 @@ import { AutoForgeError } from '@autoforge/core';
  * - `E_MISSING_TASK` — `judgeAll` got a trajectory whose task is not in `tasksById`.
  * - `E_VERDICTS_FILE` — `verdicts.jsonl` has a broken line that is not the last one (only a
  *   torn last line, from a crash, is repaired), or cannot be read or written.
+ * - `E_DUPLICATE_ID` — `judgeAll` got two trajectories with one id (several rollouts of a task
+ *   need their own `rollout` index, hence ids `<task>#<rollout>`): judging one of them would
+ *   leave the verdicts out of line with the trajectories.
  */
-export type JudgeErrorCode = 'E_OPTIONS' | 'E_MODEL' | 'E_MODEL_OUTPUT' | 'E_MISSING_TASK' | 'E_VERDICTS_FILE';
+export type JudgeErrorCode = 'E_OPTIONS' | 'E_MODEL' | 'E_MODEL_OUTPUT' | 'E_MISSING_TASK' | 'E_VERDICTS_FILE' | 'E_DUPLICATE_ID';
 
 /** The error class of `@autoforge/judge`. Messages start with `judge:`. */
 export class JudgeError extends AutoForgeError<JudgeErrorCode> {

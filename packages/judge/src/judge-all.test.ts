@@ -117,11 +117,15 @@ describe('judgeAll', () => {
     expect(retry.calls).toEqual(['t#1']);
   });
 
-  it('works without a file, judges a repeated trajectory once, and rejects a bad concurrency', async () => {
+  it('works without a file, rejects two trajectories with one id (judging nothing), and rejects a bad concurrency', async () => {
     const judge = slowJudge();
-    const summary = await judgeAll([traj(0), traj(0)], tasks, judge);
-    expect(judge.calls).toEqual(['t#0']);
-    expect(summary.verdicts).toHaveLength(1);
+    const summary = await judgeAll([traj(0), traj(1)], tasks, judge);
+    expect(summary.verdicts).toHaveLength(2);
+    const before = judge.calls.length;
+    const twice = await judgeAll([traj(0), traj(1), traj(0)], tasks, judge).catch((e: unknown) => e);
+    expect(twice).toBeInstanceOf(JudgeError);
+    expect(twice).toMatchObject({ code: 'E_DUPLICATE_ID', message: expect.stringContaining('trajectories 0 and 2 (0-based) share the id "t#0"') });
+    expect(judge.calls.length).toBe(before);
     await expect(judgeAll([], tasks, judge, { concurrency: 0 })).rejects.toThrow(/concurrency/);
   });
 });

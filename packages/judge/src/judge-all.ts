@@ -93,8 +93,9 @@ function failureOf(trajectoryId: string, error: unknown): JudgeFailure {
  * A judge that throws (e.g. the LLM judge's `E_MODEL`) or a trajectory whose task is missing
  * does not stop the batch: it is reported in `failures`, and no line is written for it.
  *
- * @throws JudgeError `E_OPTIONS` for a bad `concurrency`; `E_VERDICTS_FILE` when `out` holds a
- *   broken line other than the last, or cannot be written.
+ * @throws JudgeError `E_OPTIONS` for a bad `concurrency`; `E_DUPLICATE_ID` for two trajectories
+ *   with one id; `E_VERDICTS_FILE` when `out` holds a broken line other than the last, or cannot
+ *   be written.
  * @example
  * const { verdicts, failures } = await judgeAll(trajectories, new Map(tasks.map((t) => [t.id, t])), createRuleJudge(), { out: 'runs/a/verdicts.jsonl' });
  * const mask = verdicts.map(meuMask);
@@ -110,13 +111,17 @@ export async function judgeAll(
     throw new JudgeError('E_OPTIONS', `judgeAll: \`concurrency\` must be a positive integer, got ${String(concurrency)}`);
   }
   const existing = options.out === undefined ? new Map<string, Verdict>() : await readVerdicts(options.out);
-  const seen = new Set<string>();
+  // One duplicate-id policy across the project: reject (as rolloutMany does), never judge one of two.
+  const seen = new Map<string, number>();
   const todo: Trajectory[] = [];
-  for (const t of trajectories) {
-    if (seen.has(t.id)) continue;
-    seen.add(t.id);
+  trajectories.forEach((t, i) => {
+    const first = seen.get(t.id);
+    if (first !== undefined) {
+      throw new JudgeError('E_DUPLICATE_ID', `judgeAll: trajectories ${first} and ${i} (0-based) share the id "${t.id}"; several rollouts of a task need their own rollout index`);
+    }
+    seen.set(t.id, i);
     if (!existing.has(t.id)) todo.push(t);
-  }
+  });
 
   let file: FileHandle | undefined;
   if (options.out !== undefined && todo.length > 0) {
@@ -183,7 +188,7 @@ export async function judgeAll(
   }
 
   const verdicts: Verdict[] = [];
-  for (const id of seen) {
+  for (const id of seen.keys()) {
     const v = existing.get(id) ?? fresh.get(id);
     if (v) verdicts.push(v);
   }
