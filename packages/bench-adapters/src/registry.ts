@@ -1,6 +1,6 @@
 import type { BenchAdapter } from './adapter.js';
 import { BenchAdapterError } from './error.js';
-import type { ChatModel } from '@autoforge/llm';
+import type { ChatModel } from '@autoforge/core';
 import { createAceBenchAgentAdapter } from './acebench-agent-adapter.js';
 import { createTauBenchAdapter } from './tau-bench-adapter.js';
 import { createVitaBenchAdapter } from './vitabench-adapter.js';

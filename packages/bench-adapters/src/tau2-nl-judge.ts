@@ -1,5 +1,5 @@
 import type { JsonObject, Message } from '@autoforge/core';
-import type { ChatModel } from '@autoforge/llm';
+import type { ChatModel } from '@autoforge/core';
 import { BenchAdapterError } from './error.js';
 import { pyStrListRepr } from './python-repr.js';
 

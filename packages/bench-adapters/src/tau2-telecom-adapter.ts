@@ -3,7 +3,7 @@ import type { JsonObject, JsonSchema, JsonValue, Message, Task, ToolDoc, ToolSte
 import { digest, isJsonObject } from '@autoforge/core';
 import type { Environment, EnvironmentSpec, EnvironmentTool, NativeTool } from '@autoforge/env-runtime';
 import { createEnvironment } from '@autoforge/env-runtime';
-import type { ChatModel } from '@autoforge/llm';
+import type { ChatModel } from '@autoforge/core';
 import { parseToolDoc } from '@autoforge/tooldoc-parser';
 import type { BenchAdapter, BenchEvaluation } from './adapter.js';
 import { domainDir, readJson, readText } from './benchmark-files.js';

@@ -53,3 +53,4 @@ export { valuesAt } from './values-at.js';
 export type { LinearRegExp } from './linear-regexp.js';
 export { ajvLinearRegExp, LinearPatternError, linearPatternProblem, linearRegExp } from './linear-regexp.js';
 export { instructionFacts, valueTokens } from './instruction-facts.js';
+export type { ChatModel, ChatReply, ChatTool, CompleteOptions, FinishReason, ResponseFormat, ToolChoice } from './chat-model.js';

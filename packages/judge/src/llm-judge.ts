@@ -1,6 +1,6 @@
 import type { Blame, JsonObject, JsonSchemaObject, Message, Task, Trajectory, Verdict, VerdictEvidence } from '@autoforge/core';
 import { sayValue } from '@autoforge/core';
-import type { ChatModel, CompleteOptions } from '@autoforge/llm';
+import type { ChatModel, CompleteOptions } from '@autoforge/core';
 import { completeJson, isLlmError } from '@autoforge/llm';
 import { JudgeError } from './error.js';
 import type { Judge, UserErrorKind } from './judge.js';

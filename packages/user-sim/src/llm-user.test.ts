@@ -1,4 +1,4 @@
-import type { Message, Task } from '@autoforge/core';
+import type { Message, Task, ToolSpec, ToolStep } from '@autoforge/core';
 import { createOpenAIChatModel } from '@autoforge/llm';
 import type { ScriptedChatServer, ScriptedChatServerOptions } from '@autoforge/llm/testing';
 import { createScriptedChatServer } from '@autoforge/llm/testing';
@@ -69,9 +69,9 @@ describe("userView with the user's own tool calls (dual control)", () => {
     ];
     const toggle = { id: 'u1', name: 'toggle_data', arguments: '{}' };
     const bar = { id: 'u2', name: 'check_status_bar', arguments: '{}' };
-    const steps = [
+    const steps: ToolStep[] = [
       { messageIndex: 2, call: toggle, result: { ok: true as const, output: 'Mobile data is now ON.' }, durationMs: 0 },
-      { messageIndex: 4, call: bar, result: { ok: false as const, error: { code: 'tool_error', message: 'screen is off' } }, durationMs: 0 },
+      { messageIndex: 4, call: bar, result: { ok: false as const, error: { code: 'tool_error' as const, message: 'screen is off' } }, durationMs: 0 },
     ];
     expect(userView(messages, 'S', 'Hi!', steps)).toEqual([
       { role: 'system', content: 'S' },
@@ -89,7 +89,7 @@ describe("userView with the user's own tool calls (dual control)", () => {
 
   it("passes the user's tools to the model and returns its tool calls as the user's own", async () => {
     const { server, model } = await setup({ script: [{ type: 'reply', content: 'ok, toggling', toolCalls: [{ id: 'c9', name: 'toggle_data', arguments: '{}' }] }] });
-    const tools = [{ name: 'toggle_data', description: 'Toggle mobile data.', parameters: { type: 'object' as const, properties: {} } }];
+    const tools = [{ name: 'toggle_data', description: 'Toggle mobile data.', parameters: { type: 'object' as const, properties: {} } }] as ToolSpec[];
     const reply = await createLLMUser(task, { model }).reply({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Toggle data.' }], tools, steps: [] });
     expect(reply).toEqual({ content: 'ok, toggling', stop: false, toolCalls: [{ id: 'c9', name: 'toggle_data', arguments: '{}' }] });
     const body = server.chatRequests()[0]?.body as { tools: { function: { name: string } }[]; tool_choice: unknown };

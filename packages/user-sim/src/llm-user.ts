@@ -1,6 +1,5 @@
-import type { Message, Task, ToolCall, ToolStep, UserContext, UserReply, UserSimulator } from '@autoforge/core';
+import type { ChatModel, CompleteOptions, Message, Task, ToolCall, ToolStep, UserContext, UserReply, UserSimulator } from '@autoforge/core';
 import { sayValue, USER_STOP_TOKEN } from '@autoforge/core';
-import type { ChatModel, CompleteOptions } from '@autoforge/llm';
 import { UserSimError } from './error.js';
 import { LLM_USER_PROMPT } from './prompts/llm-user.js';
 

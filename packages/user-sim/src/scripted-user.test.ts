@@ -1,4 +1,4 @@
-import type { InjectedUserError, Message, Task, UserFact, UserReply, UserSimulator } from '@autoforge/core';
+import type { InjectedUserError, Message, Task, ToolSpec, UserFact, UserReply, UserSimulator } from '@autoforge/core';
 import { askForFacts, factStatement, parseFactStatements, statementsAbout, USER_STOP_TOKEN } from '@autoforge/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -265,7 +265,7 @@ describe('createScriptedUser: dual control (the task\'s userTools)', () => {
   const tools = [
     { name: 'toggle_data', description: 'Toggle mobile data.', parameters: { type: 'object' as const, properties: {} } },
     { name: 'set_apn', description: 'Set the APN.', parameters: { type: 'object' as const, properties: {} } },
-  ];
+  ] as ToolSpec[];
 
   it('makes the next of its own gold calls when the agent asks for it (by name or by its words), then reports what it showed', async () => {
     const user = createScriptedUser(phone, { seed: 0 });
