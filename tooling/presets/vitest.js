@@ -15,6 +15,9 @@ export function packageProject(name, options = {}) {
       include: options.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
       environment: 'node',
       testTimeout: options.testTimeout ?? 30_000,
+      // Set-up hooks synthesize runs and start servers in child processes: on a loaded machine
+      // they outlast vitest's 10 s default. A ceiling against hangs, not a speed check.
+      hookTimeout: 120_000,
       typecheck: { enabled: false },
       setupFiles: [fileURLToPath(new URL('./fast-check-setup.js', import.meta.url))],
     },
