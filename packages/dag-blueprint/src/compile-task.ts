@@ -634,7 +634,7 @@ class Compilation {
 
 /**
  * The user-side tools of a dual-control environment (`spec.metadata.userTools`: the tools of a
- * document's user side, e.g. tau2's `user_tools.json`), those the environment has; `undefined`
+ * document's user side, e.g. a phone's tools), those the environment has; `undefined`
  * for an ordinary environment.
  */
 export function userToolsOf(spec: { tools: readonly { name: string }[]; metadata?: JsonObject }): string[] | undefined {

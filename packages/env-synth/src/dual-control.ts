@@ -3,17 +3,17 @@ import { err, isJsonObject, ok } from '@autoforge/core';
 import { synthesizeEnvironment } from './synthesize-environment.js';
 import type { SynthesisResult, SynthesizeOptions } from './synthesis-types.js';
 
-// Dual control (tau2 telecom): a document whose user has tools of their own (a phone) comes as
-// two documents, the agent's tools and the user's, each with its own database. They are
-// synthesized into one environment whose state holds both sides — as tau2 steps both sides in
-// one environment — with the user's tools named in `metadata.userTools`: tasks compiled on it
+// Dual control: a document whose user has tools of their own (a phone) comes as two documents,
+// the agent's tools and the user's, each with its own database. They are synthesized into one
+// environment whose state holds both sides — as a dual-control benchmark steps both sides in one
+// environment — with the user's tools named in `metadata.userTools`: tasks compiled on it
 // carry them as `Task.userTools`, so the agent is never shown them and must ask the user.
 
 /** Options of {@link synthesizeDualControlEnvironment}: `synthesizeEnvironment`'s, and the user side's sample. */
 export interface DualControlOptions extends SynthesizeOptions {
   /**
-   * The user side's sample state (tau2's `user_db`). A sample whose only top-level entry is one
-   * object (tau2's `device`) is read as that object's entries: a device's settings. Its keys
+   * The user side's sample state (the device's database). A sample whose only top-level entry is
+   * one object (`{ device: {...} }`) is read as that object's entries: a device's settings. Its keys
    * must differ from `sampleState`'s.
    */
   userSampleState?: JsonObject;
