@@ -1,11 +1,6 @@
 import { AutoForgeError } from '@autoforge/core';
 
-/** Exit codes: 0 success, 1 internal error, 2 bad input or usage. */
-export const EXIT_OK = 0;
-export const EXIT_INTERNAL = 1;
-export const EXIT_BAD_INPUT = 2;
-/** `autoforge verify` found a task whose replay does not reach its expected digest. */
-export const EXIT_VERIFY_FAILED = 3;
+export { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_VERIFY_FAILED } from './exit-codes.js';
 
 /** Error codes of the CLI. */
 export type CliErrorCode = 'E_USAGE' | 'E_INPUT';

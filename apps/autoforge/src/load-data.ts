@@ -17,8 +17,52 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
   return { line, column: offset - last };
 }
 
+/**
+ * Deepest nesting of arrays and objects the CLI reads from a file: no document, database, task
+ * or config is legitimately deeper, and deeper text would overflow the stack of the recursive
+ * code (validators, canonical JSON, digests) that reads it next.
+ */
+export const MAX_JSON_DEPTH = 512;
+
+/** Where JSON text first nests deeper than `max` (outside strings), or `undefined`. */
+export function tooDeepAt(text: string, max: number): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      depth++;
+      if (depth > max) return i;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return undefined;
+}
+
+/** A located CLI error (`file:line:column`) when JSON text nests deeper than `max`. */
+export function checkJsonDepth(text: string, file: string, max = MAX_JSON_DEPTH): void {
+  const at = tooDeepAt(text, max);
+  if (at === undefined) return;
+  const where = lineColumn(text, at);
+  throw new CliError('E_INPUT', `${file}:${where.line}:${where.column}: nested deeper than ${max} levels (arrays and objects); no input needs that many`);
+}
+
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether a string holds a lone surrogate (which UTF-8 cannot encode: it would become U+FFFD). */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}
+
 /** Parses JSON text, turning a syntax error into a located CLI error (`file:line:column`). */
 export function parseJsonText(text: string, file: string): JsonValue {
+  checkJsonDepth(text, file);
   try {
     return JSON.parse(text) as JsonValue;
   } catch (error) {
@@ -53,6 +97,10 @@ export async function readDataFile(file: string): Promise<JsonValue> {
   return parseJsonText(text, file);
 }
 
+// Keys that name an object's prototype: a collection under one would be lost (or worse) by any
+// code that copies the state into a plain object.
+const FORBIDDEN_COLLECTIONS = new Set(['__proto__']);
+
 /**
  * Reads a database for `--db`: a JSON/TOML file holding the whole state (an object), or a
  * directory whose `*.json` files are its collections (`orders.json` → `orders`), as tau-bench
@@ -69,10 +117,17 @@ export async function readDatabase(path: string, shown: string): Promise<JsonObj
     const names = (await readdir(path)).filter((n) => n.toLowerCase().endsWith('.json')).sort();
     if (names.length === 0) throw new CliError('E_INPUT', `${shown}: the directory has no .json files`);
     const db: JsonObject = {};
-    for (const name of names) db[basename(name, extname(name))] = await readDataFile(join(path, name));
+    for (const name of names) {
+      const collection = basename(name, extname(name));
+      if (FORBIDDEN_COLLECTIONS.has(collection)) throw new CliError('E_INPUT', `${join(shown, name)}: a collection may not be named "${collection}"`);
+      db[collection] = await readDataFile(join(path, name));
+    }
     return db;
   }
   const value = await readDataFile(path);
   if (!isJsonObject(value)) throw new CliError('E_INPUT', `${shown}: a database must be a JSON object of collections`);
+  for (const key of Object.keys(value)) {
+    if (FORBIDDEN_COLLECTIONS.has(key)) throw new CliError('E_INPUT', `${shown}: /${key}: a collection may not be named "${key}" (it names an object's prototype in JavaScript)`);
+  }
   return value;
 }

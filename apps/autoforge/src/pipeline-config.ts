@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import jsonc from 'jsonc-parser';
 import { CliError } from './errors.js';
+import { checkJsonDepth } from './load-data.js';
 
 /** One tool doc of a pipeline run. */
 export interface PipelineToolDoc {
@@ -156,6 +157,8 @@ export async function loadPipelineConfig(file: string, cwd: string): Promise<{ c
 
 /** Parses and validates config text (see {@link loadPipelineConfig}). */
 export function parsePipelineConfig(text: string, file: string): PipelineConfig {
+  // Before the tree is built: text nested deeper than any config would overflow its recursion.
+  checkJsonDepth(text, file);
   const errors: jsonc.ParseError[] = [];
   const tree = jsonc.parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0 || !tree) {

@@ -1,38 +1,38 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { isAutoForgeError } from '@autoforge/core';
-import { envCallCommand, envSynthCommand } from './commands/env.js';
+// Only the program's shape loads here: each command's module (and the packages it uses: the
+// runtime, the synthesizer, tfjs, fastify, the OpenAI client, BullMQ) is imported by its action,
+// so `--help`, `--version` and every command load only what they use.
 import type { EnvSynthCommandOptions } from './commands/env.js';
-import { parseCommand, TOOL_DOC_FORMATS } from './commands/parse.js';
-import { synthCommand, verifyCommand } from './commands/synth.js';
-import { serveCommand } from './commands/serve.js';
 import type { ServeCommandOptions } from './commands/serve.js';
-import { AGENTS, ERROR_KINDS, rolloutCommand, USERS } from './commands/rollout.js';
 import type { RolloutCommandOptions } from './commands/rollout.js';
-import { judgeCommand, JUDGES } from './commands/judge.js';
-import { ablateCommand, trainCommand } from './commands/train.js';
 import type { AblateCommandOptions, TrainCommandOptions } from './commands/train.js';
-import { ALGOS } from './training.js';
-import { demoCommand, runCommand } from './commands/pipeline.js';
 import type { JudgeCommandOptions } from './commands/judge.js';
-import { BENCH_AGENTS, benchEvalCommand, benchListCommand, benchReplayCommand } from './commands/bench.js';
 import type { BenchEvalCommandOptions, BenchReplayCommandOptions } from './commands/bench.js';
 import type { SynthCommandOptions } from './commands/synth.js';
 import type { ParseCommandOptions } from './commands/parse.js';
-import { reportCommand } from './commands/report.js';
-import { workerCommand } from './commands/worker.js';
 import type { WorkerCommandOptions } from './commands/worker.js';
-import { EXPORT_FORMATS, exportCommand } from './commands/export.js';
 import type { ExportCommandOptions } from './commands/export.js';
 import type { ReportCommandOptions } from './commands/report.js';
-import { CliError, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_VERIFY_FAILED } from './errors.js';
+import { AGENTS, ALGOS, BENCH_AGENTS, ERROR_KINDS, EXPORT_FORMATS, JUDGES, TOOL_DOC_FORMATS, USERS } from './cli-options.js';
+import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_VERIFY_FAILED } from './exit-codes.js';
 import type { CliIo } from './io.js';
 
-import { withModelOptions } from './llm-options.js';
+import { withModelOptions } from './model-options.js';
 import { VERSION } from './version.js';
 
 export { VERSION };
 
 let verifyFailed = false;
+
+/**
+ * A command's module, imported when the command runs. The `autoforge:command` performance mark
+ * says when that is (the end of start-up; `bench/startup.mjs` reads it).
+ */
+async function load<T>(module: Promise<T>): Promise<T> {
+  const loaded = await module;
+  performance.mark('autoforge:command');
+  return loaded;
+}
 
 function buildProgram(io: CliIo): Command {
   const program = new Command('autoforge')
@@ -52,6 +52,7 @@ function buildProgram(io: CliIo): Command {
     .option('--sample <id>', 'ACEBench/BFCL JSON Lines: only the tools of this sample')
     .option('--compact', 'print the JSON on one line')
     .action(async (file: string, options: ParseCommandOptions) => {
+      const { parseCommand } = await load(import('./commands/parse.js'));
       await parseCommand(file, options, io);
     });
 
@@ -69,6 +70,7 @@ function buildProgram(io: CliIo): Command {
     .option('--no-cache', 'with --llm: do not cache model responses')
     .option('--json', 'print the synthesis report as JSON instead of a summary'), { what: 'the environment writer (--llm)' })
     .action(async (tooldoc: string, options: EnvSynthCommandOptions) => {
+      const { envSynthCommand } = await load(import('./commands/env.js'));
       await envSynthCommand(tooldoc, options, io);
     });
   env
@@ -77,8 +79,10 @@ function buildProgram(io: CliIo): Command {
     .argument('<env>', 'EnvironmentSpec JSON file (from `autoforge env synth`)')
     .argument('<tool>', 'tool name')
     .argument('[args]', 'arguments as a JSON object', '{}')
-    .action(async (file: string, tool: string, args: string) => {
-      await envCallCommand(file, tool, args, io);
+    .option('--timeout-ms <ms>', 'wall-clock limit of a sandboxed call (the call ends as a timeout past it)', '1000')
+    .action(async (file: string, tool: string, args: string, options: { timeoutMs: string }) => {
+      const { envCallCommand } = await load(import('./commands/env.js'));
+      await envCallCommand(file, tool, args, io, options);
     });
 
   withModelOptions(program
@@ -99,6 +103,7 @@ function buildProgram(io: CliIo): Command {
     .option('--no-cache', 'with --llm: do not cache model responses')
     .option('--no-progress', 'no progress bar'), { what: 'the intent writer (--llm)' })
     .action(async (tooldoc: string, options: SynthCommandOptions) => {
+      const { synthCommand } = await load(import('./commands/synth.js'));
       await synthCommand(tooldoc, options, io);
     });
   program
@@ -106,6 +111,7 @@ function buildProgram(io: CliIo): Command {
     .description("replay every task's gold calls on a fresh environment and check the final digest")
     .argument('<run-dir>', 'a run directory written by `autoforge synth`')
     .action(async (dir: string) => {
+      const { verifyCommand } = await load(import('./commands/synth.js'));
       if (!(await verifyCommand(dir, io))) verifyFailed = true;
     });
   withModelOptions(program
@@ -119,12 +125,24 @@ function buildProgram(io: CliIo): Command {
     .option('--idle-timeout-ms <ms>', 'close a session unused for this long', '300000')
     .option('--call-timeout-ms <ms>', 'longest wait for one step (504 beyond)', '10000')
     .option('--episode-timeout-ms <ms>', 'close an episode older than this', '3600000')
+    .option('--tool-timeout-ms <ms>', 'wall-clock limit of one sandboxed tool call (a timeout observation past it)', '1000')
+    .option('--headers-timeout-ms <ms>', 'drop a connection whose request headers take longer (408)', '10000')
+    .option('--request-timeout-ms <ms>', 'drop a connection whose whole request, body included, takes longer (408)', '30000')
+    .option('--max-body-depth <n>', 'deepest nesting of a request body or /ws message (422 beyond)', '128')
+    .option('--max-arguments-bytes <n>', "largest tool call's arguments in bytes (413 beyond)", String(1024 * 1024))
+    .option('--max-arguments-depth <n>', "deepest nesting of a tool call's arguments (422 beyond)", '64')
+    .option('--max-messages <n>', 'most messages one episode holds (422 beyond)', '1000')
+    .option('--max-message-bytes <n>', 'largest message a client sends, in bytes (413 beyond)', String(256 * 1024))
+    .option('--max-episode-bytes <n>', 'most bytes a client sends into one episode (422 beyond)', String(16 * 1024 * 1024))
+    .option('--max-rss-bytes <n>', 'resident set size past which new sessions, resets and steps answer 503', String(4 * 1024 * 1024 * 1024))
+    .option('--max-heap-bytes <n>', "V8 heap in use past which the same answer 503 (default: 90% of V8's heap limit)")
     .option('--log', 'log every request (JSON lines on stdout)')
     .option('--protocol <protocol>', 'routes to mount: native (/sessions), openenv (/reset, /step, /state, /schema, /metadata, /mcp) or both', 'both')
     .option('--user <kind>', 'simulated user of OpenEnv episodes whose /reset names none: scripted or llm (AUTOFORGE_MODEL)', 'scripted')
     .option('--user-error-rate <p>', 'with --user scripted: probability that an episode carries one injected user error', '0')
     .option('--error-kinds <list>', 'kinds the scripted user may inject (comma-separated: wrong_fact,contradiction,early_stop,invented_requirement)'), { what: 'the LLM user and judge', roles: ['user', 'judge'], check: true })
     .action(async (dir: string, options: ServeCommandOptions) => {
+      const { serveCommand } = await load(import('./commands/serve.js'));
       await serveCommand(dir, options, io);
     });
 
@@ -147,6 +165,7 @@ function buildProgram(io: CliIo): Command {
     .option('--no-cache', 'LLM agent/user: do not cache model responses')
     .option('--no-progress', 'no progress bar'), { what: 'the openai agent (and the LLM user)', roles: ['user'], check: true })
     .action(async (dir: string, options: RolloutCommandOptions) => {
+      const { rolloutCommand } = await load(import('./commands/rollout.js'));
       await rolloutCommand(dir, options, io);
     });
 
@@ -164,6 +183,7 @@ function buildProgram(io: CliIo): Command {
     .option('--no-cache', 'LLM judge: do not cache model responses')
     .option('--no-progress', 'no progress bar'), { what: 'the LLM judge (env AUTOFORGE_JUDGE_MODEL first)', check: true })
     .action(async (dir: string, options: JudgeCommandOptions) => {
+      const { judgeCommand } = await load(import('./commands/judge.js'));
       await judgeCommand(dir, options, io);
     });
 
@@ -181,6 +201,7 @@ function buildProgram(io: CliIo): Command {
     .option('--no-cache', 'LLM agent/user/judge: do not cache model responses')
     .option('--log', 'log every job (stderr)'), { what: 'the openai agent, the LLM user and judge of the jobs', roles: ['user', 'judge'] })
     .action(async (options: WorkerCommandOptions) => {
+      const { workerCommand } = await load(import('./commands/worker.js'));
       await workerCommand(options, io);
     });
 
@@ -204,6 +225,7 @@ function buildProgram(io: CliIo): Command {
       .option('--seed <n>', 'seed of the policy, the split and every episode', '0')
       .option('--eval-every <n>', 'held-out evaluation every n iterations (0: only before and after)', '0'),
   ).action(async (dir: string, options: TrainCommandOptions) => {
+    const { trainCommand } = await load(import('./commands/train.js'));
     await trainCommand(dir, options, io);
   });
   trainingOptions(
@@ -215,6 +237,7 @@ function buildProgram(io: CliIo): Command {
       .option('--error-rates <list>', 'comma-separated user-error rates (default: 0 and --user-error-rate)')
       .option('--out <dir>', 'output folder in the run directory', 'ablation'),
   ).action(async (dir: string, options: AblateCommandOptions) => {
+    const { ablateCommand } = await load(import('./commands/train.js'));
     await ablateCommand(dir, options, io);
   });
 
@@ -224,6 +247,7 @@ function buildProgram(io: CliIo): Command {
     .option('-o, --out <dir>', 'run directory (replaced if it exists)', 'runs/demo')
     .option('--no-progress', 'no progress bars')
     .action(async (options: { out: string; progress?: boolean }) => {
+      const { demoCommand } = await load(import('./commands/pipeline.js'));
       await demoCommand(options, io);
     });
   program
@@ -233,6 +257,7 @@ function buildProgram(io: CliIo): Command {
     .option('--force', 'replace the run directory if it exists')
     .option('--no-progress', 'no progress bars')
     .action(async (options: { config: string; progress?: boolean; force?: boolean }) => {
+      const { runCommand } = await load(import('./commands/pipeline.js'));
       await runCommand(options, io);
     });
 
@@ -240,7 +265,8 @@ function buildProgram(io: CliIo): Command {
   bench
     .command('list')
     .description('list the benchmark domains (<bench>/<domain>)')
-    .action(() => {
+    .action(async () => {
+      const { benchListCommand } = await load(import('./commands/bench.js'));
       benchListCommand(io);
     });
   withModelOptions(bench
@@ -250,6 +276,7 @@ function buildProgram(io: CliIo): Command {
     .option('--split <split>', 'task split (default: the benchmark\'s first, test)')
     .option('--data <dir>', 'the benchmarks folder (default: env AUTOFORGE_BENCH_DATA)'), { what: 'the benchmark\'s LLM judge (tau2, VitaBench; env AUTOFORGE_JUDGE_MODEL first)' })
     .action(async (name: string, options: BenchReplayCommandOptions) => {
+      const { benchReplayCommand } = await load(import('./commands/bench.js'));
       await benchReplayCommand(name, options, io);
     });
   withModelOptions(bench
@@ -273,6 +300,7 @@ function buildProgram(io: CliIo): Command {
     .option('--no-cache', 'openai agent: do not cache model responses')
     .option('--checkpoint <file>', 'reference agent: the policy.json written by `autoforge train` (default: untrained)'), { what: 'the openai agent (and the benchmark\'s LLM judge and user)', roles: ['judge', 'user'], check: true })
     .action(async (name: string, options: BenchEvalCommandOptions) => {
+      const { benchEvalCommand } = await load(import('./commands/bench.js'));
       await benchEvalCommand(name, options, io);
     });
 
@@ -289,6 +317,7 @@ function buildProgram(io: CliIo): Command {
     .option('--verdicts <file>', 'openai-sft: verdict file in the run directory (episodes the judge blames on the user are left out)', 'verdicts.jsonl')
     .option('--all', 'openai-sft: every episode, not only solved ones the judge did not mask')
     .action(async (dir: string, options: ExportCommandOptions) => {
+      const { exportCommand } = await load(import('./commands/export.js'));
       await exportCommand(dir, options, io);
     });
 
@@ -300,6 +329,7 @@ function buildProgram(io: CliIo): Command {
     .option('--title <text>', 'page title')
     .option('--max-trajectories <n>', 'trajectories embedded in the viewer', '200')
     .action(async (dir: string, options: ReportCommandOptions) => {
+      const { reportCommand } = await load(import('./commands/report.js'));
       await reportCommand(dir, options, io);
     });
 
@@ -328,6 +358,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr(`autoforge: ${error.message}\n`);
       return EXIT_BAD_INPUT;
     }
+    // Loaded here, not up front: the error classes bring @autoforge/core, which help and
+    // version do not need (the command that threw has loaded them already).
+    const [{ isAutoForgeError }, { CliError }] = await Promise.all([import('@autoforge/core'), import('./errors.js')]);
     if (error instanceof CliError) {
       io.stderr(`autoforge: ${error.message}\n`);
       for (const line of error.details) io.stderr(`  ${line}\n`);

@@ -2,7 +2,7 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Task, ToolSpec, Trajectory } from '@autoforge/core';
 import { createRng, digest } from '@autoforge/core';
-import type { AdvantageEstimator, ExportSample } from '@autoforge/erpo';
+import type { ExportSample } from '@autoforge/erpo';
 import { computeAdvantages, toAdvantageRecords } from '@autoforge/erpo';
 import type { IterationMetrics, PolicyEpisode, ReferencePolicy } from '@autoforge/erpo/tfjs';
 import { createReferencePolicy, saveCheckpoint, selectBackend, train } from '@autoforge/erpo/tfjs';
@@ -17,8 +17,9 @@ import type { RunDir } from './run-dir.js';
 /** The file of a run directory with `autoforge train`'s episodes (the trajectories `advantages.jsonl` names). */
 export const TRAIN_TRAJECTORIES = 'train-trajectories.jsonl';
 
-/** The estimators `autoforge train` offers. */
-export const ALGOS = ['erpo', 'grpo', 'dr-grpo', 'rloo', 'reinforce++-baseline'] as const satisfies readonly AdvantageEstimator[];
+// The estimators `autoforge train` offers (defined beside the other option choices).
+import type { ALGOS } from './cli-options.js';
+export { ALGOS } from './cli-options.js';
 
 /** A train / held-out split of a run's tasks. */
 export interface TaskSplit {

@@ -2,6 +2,7 @@ import type { Message, Task, ToolResult, ToolStep, Trajectory } from '@autoforge
 import { observationText } from '@autoforge/env-runtime';
 import type { BenchAdapter, BenchEvaluation } from './adapter.js';
 import { oracleReply } from './oracle-agent.js';
+import { recordedGoldReplay } from './gold-replay.js';
 import { replayGoldCalls } from './tau-bench-adapter.js';
 
 /** What replaying one task's gold calls gave. */
@@ -23,15 +24,20 @@ export interface TaskReplay {
  * Replays a task's gold calls on a fresh session of the adapter's environment (every call, the
  * terminate tools included) and scores the replay with the adapter's `evaluate`, the oracle's
  * closing reply (every required output) appended. An adapter with its own `replay` (BFCL: turn by
- * turn) replays it that way.
+ * turn) replays it that way. Where the adapter already replayed the gold calls to compute the
+ * task's expected digest (tau-bench, tau2), that replay is used, not run a second time (unless
+ * the task's gold calls or initial state changed since).
  */
 export async function replayTask(adapter: BenchAdapter, task: Task): Promise<TaskReplay> {
   if (adapter.replay !== undefined) return adapter.replay(task);
   const env = await adapter.environment();
-  const session = env.createSession(task.initialState !== undefined ? { initialState: task.initialState as never } : {});
-  const results = replayGoldCalls(session, task.goldCalls);
-  const finalDigest = session.digest();
-  session.close();
+  let { results, finalDigest } = recordedGoldReplay(env, task) ?? { results: undefined, finalDigest: '' };
+  if (results === undefined) {
+    const session = env.createSession(task.initialState !== undefined ? { initialState: task.initialState as never } : {});
+    results = replayGoldCalls(session, task.goldCalls);
+    finalDigest = session.digest();
+    session.close();
+  }
   const outputs = results.map(observationText);
   const messages: Message[] = [{ role: 'user', content: task.intent }];
   const steps: ToolStep[] = [];

@@ -8,6 +8,7 @@ import { parseToolDoc } from '@autoforge/tooldoc-parser';
 import type { BenchAdapter, BenchEvaluation } from './adapter.js';
 import { domainDir, readJson, readText } from './benchmark-files.js';
 import { BenchAdapterError } from './error.js';
+import { recordGoldReplay } from './gold-replay.js';
 import { TAU_BENCH_AIRLINE_TOOLS } from './tau-bench-airline-tools.js';
 import { TAU_BENCH_RETAIL_TOOLS } from './tau-bench-retail-tools.js';
 
@@ -190,10 +191,11 @@ export function createTauBenchAdapter(options: TauBenchAdapterOptions): BenchAda
     return raw.map((t, index) => {
       session.reset();
       const goldCalls = t.actions.map((a) => ({ name: a.name, arguments: a.kwargs }));
-      replayGoldCalls(session, goldCalls);
+      const results = replayGoldCalls(session, goldCalls);
+      const finalDigest = session.digest();
       const metadata: JsonObject = { benchmark: 'tau-bench', domain, split, index, user_id: t.user_id };
       if (t.annotator !== undefined) metadata.annotator = t.annotator;
-      return {
+      const task: Task = {
         id: `${split}/${index}`,
         envId: environmentSpec.id,
         intent: t.instruction,
@@ -201,11 +203,14 @@ export function createTauBenchAdapter(options: TauBenchAdapterOptions): BenchAda
         userFacts: instructionFacts(t.instruction),
         initialDigest,
         goldCalls,
-        expectedFinalDigest: session.digest(),
+        expectedFinalDigest: finalDigest,
         requiredOutputs: [...t.outputs],
         policy,
         metadata,
       };
+      // `replayTask` uses this replay instead of running the same calls again.
+      recordGoldReplay(env, task, results, finalDigest);
+      return task;
     });
   };
 

@@ -8,6 +8,7 @@ import { parseToolDoc } from '@autoforge/tooldoc-parser';
 import type { BenchAdapter, BenchEvaluation } from './adapter.js';
 import { domainDir, readJson, readText } from './benchmark-files.js';
 import { BenchAdapterError } from './error.js';
+import { recordGoldReplay } from './gold-replay.js';
 import { BENCH_USER_GREETING, replayGoldCalls } from './tau-bench-adapter.js';
 import { TAU2_AIRLINE_TOOLS } from './tau2-airline-tools.js';
 import { judgeNlAssertions } from './tau2-nl-judge.js';
@@ -223,15 +224,16 @@ export function createTau2BenchAdapter(options: Tau2BenchAdapterOptions): BenchA
       const actions = criteria.actions ?? [];
       session.reset();
       const goldCalls = actions.map((a) => ({ name: a.name, arguments: a.arguments }));
-      replayGoldCalls(session, goldCalls);
-      tasks.set(t.id, {
+      const results = replayGoldCalls(session, goldCalls);
+      const finalDigest = session.digest();
+      const task: Task = {
         id: t.id,
         envId: environmentSpec.id,
         intent: tau2Instructions(t.user_scenario),
         userFacts: instructionFacts(tau2Instructions(t.user_scenario)),
         initialDigest,
         goldCalls,
-        expectedFinalDigest: session.digest(),
+        expectedFinalDigest: finalDigest,
         requiredOutputs: [...(criteria.communicate_info ?? [])],
         policy,
         metadata: {
@@ -246,7 +248,10 @@ export function createTau2BenchAdapter(options: Tau2BenchAdapterOptions): BenchA
           user_scenario: t.user_scenario as unknown as JsonValue,
           ...(t.description !== undefined ? { description: t.description } : {}),
         },
-      });
+      };
+      // `replayTask` uses this replay instead of running the same calls again.
+      recordGoldReplay(env, task, results, finalDigest);
+      tasks.set(t.id, task);
     });
     return tasks;
   };

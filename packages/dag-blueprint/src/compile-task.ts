@@ -239,12 +239,12 @@ class Compilation {
     return `/nodes/${this.blueprint.nodes.indexOf(node)}${suffix}`;
   }
 
-  private call(name: string, args: JsonObject): { ok: true; output: JsonValue } | { ok: false; message: string } {
+  private call(name: string, args: JsonObject): { ok: true; output: JsonValue; changed: boolean } | { ok: false; message: string } {
     this.budget.calls += 1;
     this.goldCalls.push({ name, arguments: args });
-    const { result, pristine } = cachedStep(this.environment, this.session, this.pristine, name, JSON.stringify(args), this.initialDigest);
+    const { result, pristine, changed } = cachedStep(this.environment, this.session, this.pristine, name, JSON.stringify(args));
     this.pristine = pristine;
-    return result.ok ? { ok: true, output: result.output as JsonValue } : { ok: false, message: `${result.error.code}: ${result.error.message}` };
+    return result.ok ? { ok: true, output: result.output as JsonValue, changed } : { ok: false, message: `${result.error.code}: ${result.error.message}` };
   }
 
   private resolve(source: ArgSource): JsonValue | undefined {
@@ -474,14 +474,13 @@ class Compilation {
       args[parameter] = v;
     }
     this.inputs.set(node.id, args);
-    const before = node.access === 'write' || !this.pristine ? this.session.digest() : undefined;
-    const wasPristine = this.pristine;
+    // Whether the call changed the state comes from its write set (the session's change count).
     const r = this.call(node.tool, args);
-    if (r.ok && node.access === 'read' && ((wasPristine && !this.pristine) || (before !== undefined && this.session.digest() !== before))) {
+    if (r.ok && node.access === 'read' && r.changed) {
       // A tool the graph calls a read must not change the state: the intent would not ask for it.
       return { ...reject('execution_failed', `${node.id}: ${node.tool} is a read tool but changed the state`, i, this.pointer(node)), culprits: new Set<string>() };
     }
-    if (r.ok && node.access === 'write' && this.session.digest() === before) {
+    if (r.ok && node.access === 'write' && !r.changed) {
       // A write that changes nothing (it was already so, or the tool does nothing): not a task.
       return reject('no_state_change', `${node.id}: ${node.tool} left the state unchanged`, i, this.pointer(node));
     }

@@ -263,6 +263,7 @@ export function mergeSequences(
   }
 
   pruneAfterWrites(nodes, edges, toolNodes);
+  pruneUnreportableReads(nodes, edges, toolNodes, outputSchema);
   if (toolByName.size > 0 && toolNodes.length > 0) {
     addExtraOps({ graph, nodes, edges, toolNodes, extraOps, rng: rng.fork('extra'), outputSchema, toolByName, newId });
   }
@@ -306,6 +307,45 @@ function pruneAfterWrites(nodes: BlueprintNode[], edges: BlueprintEdge[], toolNo
   nodes.splice(0, nodes.length, ...nodes.filter((n) => !drop.has(n.id)));
   edges.splice(0, edges.length, ...keptEdges);
   toolNodes.splice(0, toolNodes.length, ...toolNodes.filter((n) => !drop.has(n.id)));
+}
+
+/** Whether every scalar a schema describes is a boolean (at least one; unknown shapes: false). */
+function onlyBooleans(schema: JsonSchema | undefined): boolean {
+  let leaves = 0;
+  const walk = (s: JsonSchema | undefined): boolean => {
+    const t = typeOf(s);
+    if (t === 'boolean') {
+      leaves += 1;
+      return true;
+    }
+    if (t === 'object' && typeof s === 'object') {
+      const props = Object.values((s.properties ?? {}) as Record<string, JsonSchema>);
+      return props.length > 0 && props.every(walk);
+    }
+    if (t === 'array') return walk(schemaAt(s, '[]'));
+    return false;
+  };
+  return walk(schema) && leaves > 0;
+}
+
+/**
+ * Drops the trailing reads nothing else needs whose output holds only booleans (`{ canDrive: true }`
+ * at the end of a walk): a read-only goal is reported as a value the agent says, and a yes/no
+ * flag is no such value, so the blueprint would fail at its answer. A flag that feeds a later
+ * node (a condition) stays. At least one call is kept.
+ */
+function pruneUnreportableReads(nodes: BlueprintNode[], edges: BlueprintEdge[], toolNodes: ToolNode[], outputSchema: (tool: string) => JsonSchema | undefined): void {
+  for (;;) {
+    const feeds = new Set(edges.map((e) => e.from));
+    const drop = toolNodes.find((n) => n.access === 'read' && !feeds.has(n.id) && onlyBooleans(outputSchema(n.tool)));
+    if (drop === undefined || toolNodes.length <= 1) return;
+    const keptEdges = edges.filter((e) => e.to !== drop.id);
+    const used = new Set(keptEdges.map((e) => e.from));
+    const gone = new Set([drop.id, ...nodes.filter((n) => n.kind === 'user' && !used.has(n.id)).map((n) => n.id)]);
+    nodes.splice(0, nodes.length, ...nodes.filter((n) => !gone.has(n.id)));
+    edges.splice(0, edges.length, ...keptEdges);
+    toolNodes.splice(0, toolNodes.length, ...toolNodes.filter((n) => n !== drop));
+  }
 }
 
 interface ExtraContext {

@@ -19,6 +19,9 @@ const caches = new WeakMap<Environment, Map<string, Entry>>();
  * its state yet (so clocks and per-step random streams are the same), and the session is then
  * restored to the snapshot taken after the original call: the result is the one the sandbox
  * would give, given that tools are deterministic (which replay verification relies on anyway).
+ *
+ * Whether the call changed the state comes from the session's write sets (`changeCount`), not
+ * from hashing the state after every call.
  */
 export function cachedStep(
   environment: Environment,
@@ -26,8 +29,7 @@ export function cachedStep(
   pristine: boolean,
   name: string,
   argsText: string,
-  initialDigest: string,
-): { result: ToolResult; pristine: boolean } {
+): { result: ToolResult; pristine: boolean; changed: boolean } {
   let cache = caches.get(environment);
   if (!cache) caches.set(environment, (cache = new Map()));
   const key = pristine ? `${session.stepCount}\u0000${name}\u0000${argsText}` : undefined;
@@ -35,15 +37,16 @@ export function cachedStep(
     const hit = cache.get(key);
     if (hit) {
       session.restore(hit.after);
-      return { result: hit.result, pristine: true };
+      return { result: hit.result, pristine: true, changed: false };
     }
   }
+  const changes = session.changeCount;
   const result = session.stepSync({ id: `gold-${session.stepCount + 1}`, name, arguments: argsText });
-  // The digest is cached until a write: checking it after a read costs nothing.
-  const still = pristine && session.digest() === initialDigest;
+  const changed = session.changeCount !== changes;
+  const still = pristine && !changed;
   if (key !== undefined && still) {
     if (cache.size >= MAX_ENTRIES) cache.clear();
     cache.set(key, { result, after: session.snapshot() });
   }
-  return { result, pristine: still };
+  return { result, pristine: still, changed };
 }

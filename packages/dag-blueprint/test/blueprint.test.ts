@@ -132,6 +132,22 @@ describe('mergeSequences: extra reasoning operations and clean-up', () => {
     expect(write.args.tier).toMatchObject({ user: expect.any(String) });
   });
 
+  it('drops a trailing read whose output is only yes/no flags (no value to report), and keeps one that feeds a later call', () => {
+    const num = { type: 'number' as const };
+    const tools: ToolSpec[] = [
+      { name: 'liters_to_gallons', description: '', parameters: { type: 'object', properties: { liters: num }, required: ['liters'] }, outputSchema: { type: 'object', properties: { gallons: num } }, hints: { readOnly: true }, source: { format: 'openai-chat', pointer: '/0' } },
+      { name: 'can_drive', description: '', parameters: { type: 'object', properties: { gallons: num }, required: ['gallons'] }, outputSchema: { type: 'object', properties: { canDrive: { type: 'boolean' } } }, hints: { readOnly: true }, source: { format: 'openai-chat', pointer: '/1' } },
+    ];
+    const graph = buildDependencyGraph(tools);
+    const bp = mergeSequences([{ tools: ['liters_to_gallons', 'can_drive'], edges: [], starts: [0] }], graph, { seed: 1, tools, extraOps: [] });
+    expect(bp.nodes.flatMap((n) => (n.kind === 'tool' ? [n.tool] : []))).toEqual(['liters_to_gallons']);
+    expect(bp.edges.every((e) => e.to !== 'can_drive')).toBe(true);
+    expect(validateBlueprint(bp, tools)).toEqual({ ok: true, value: undefined });
+    // Alone, the flag read is the whole walk: it is kept.
+    const lone = mergeSequences([{ tools: ['can_drive'], edges: [], starts: [0] }], graph, { seed: 1, tools, extraOps: [] });
+    expect(lone.nodes.flatMap((n) => (n.kind === 'tool' ? [n.tool] : []))).toEqual(['can_drive']);
+  });
+
   it('drops reads that only look at what a write changed', () => {
     const bp = merge([{ tools: ['find_user_id_by_email', 'get_user_details', 'cancel_pending_order', 'get_order_details', 'get_product_details'], edges: [], starts: [0] }], 4);
     expect(bp.nodes.flatMap((n) => (n.kind === 'tool' ? [n.tool] : []))).toEqual(['find_user_id_by_email', 'get_user_details', 'cancel_pending_order']);

@@ -8,10 +8,17 @@ import { RETAIL_NATIVES, loadRetailDb, retailSpec, retailSpec16 } from './retail
 // The tau-bench retail DB (2.3 MB, 1,000 orders). Python reference (expected/timings.md):
 // reset 17,810 µs, read 12.9 µs, write 125.8 µs, whole-DB digest 88,756 µs.
 const seed = loadRetailDb();
+// Sandboxed tools run in worker threads by default; the in-thread path (the only one before
+// worker isolation) is measured beside it, in the same run.
 const env = await createEnvironment(retailSpec(seed), { natives: RETAIL_NATIVES });
-afterAll(() => env.close());
+const envInThread = await createEnvironment(retailSpec(seed), { natives: RETAIL_NATIVES, isolation: 'in-thread' });
+afterAll(() => {
+  env.close();
+  envInThread.close();
+});
 
 const session = env.createSession();
+const inThread = envInThread.createSession();
 const read = (name: string): ToolCall => ({ id: 'r', name, arguments: '{"order_id": "#W2378156"}' });
 const cancel = (name: string): ToolCall => ({
   id: 'w',
@@ -24,6 +31,8 @@ function check(ok: boolean, what: string): void {
 }
 check(session.stepSync(read('get_order_details')).ok, 'native read');
 check(session.stepSync(read('get_order_details_js')).ok, 'sandboxed read');
+check((await session.step(read('get_order_details_js'))).ok, 'sandboxed read (step)');
+check(inThread.stepSync(read('get_order_details_js')).ok, 'in-thread sandboxed read');
 session.reset();
 check(session.stepSync(cancel('cancel_pending_order_js')).ok, 'sandboxed write');
 const afterWrite = session.snapshot();
@@ -42,8 +51,14 @@ describe('read step: get_order_details #W2378156 (Python 12.9 µs)', () => {
   bench('native', () => {
     session.stepSync(read('get_order_details'));
   });
-  bench('sandboxed', () => {
+  bench('sandboxed, worker (stepSync)', () => {
     session.stepSync(read('get_order_details_js'));
+  });
+  bench('sandboxed, worker (await step)', async () => {
+    await session.step(read('get_order_details_js'));
+  });
+  bench('sandboxed, in-thread (stepSync)', () => {
+    inThread.stepSync(read('get_order_details_js'));
   });
 });
 
@@ -52,9 +67,17 @@ describe('write step on a fresh state: cancel_pending_order #W5199551 (Python 12
     session.reset();
     session.stepSync(cancel('cancel_pending_order'));
   });
-  bench('sandboxed (reset + step)', () => {
+  bench('sandboxed, worker (reset + stepSync)', () => {
     session.reset();
     session.stepSync(cancel('cancel_pending_order_js'));
+  });
+  bench('sandboxed, worker (reset + await step)', async () => {
+    session.reset();
+    await session.step(cancel('cancel_pending_order_js'));
+  });
+  bench('sandboxed, in-thread (reset + stepSync)', () => {
+    inThread.reset();
+    inThread.stepSync(cancel('cancel_pending_order_js'));
   });
 });
 
@@ -112,5 +135,8 @@ describe('createEnvironment (then close)', () => {
   }, { iterations: 30 });
   bench('16 sandboxed tools over the tau-bench retail DB (2.3 MB seed)', async () => {
     (await createEnvironment(retail16)).close();
+  }, { iterations: 15 });
+  bench('16 sandboxed tools over the tau-bench retail DB, in-thread', async () => {
+    (await createEnvironment(retail16, { isolation: 'in-thread' })).close();
   }, { iterations: 15 });
 });

@@ -7,7 +7,7 @@ import { toFrozenJson } from './frozen-json.js';
 import { idKeyFor } from './ids.js';
 import type { SessionBudgets } from './budgets.js';
 import { DEFAULT_BUDGETS } from './budgets.js';
-import type { SandboxLimits, SandboxSource } from './sandbox.js';
+import type { SandboxIsolation, SandboxLimits, SandboxSource } from './sandbox.js';
 import { Sandbox } from './sandbox.js';
 import type { CreateSessionOptions, EnvironmentCore, Internal, RuntimeTool } from './session.js';
 import { Session } from './session.js';
@@ -41,6 +41,17 @@ export interface CreateEnvironmentOptions {
   maxStackBytes?: number;
   /** Largest output of a sandboxed call, in UTF-8 bytes of its JSON. Default 1 MiB. */
   maxOutputBytes?: number;
+  /**
+   * Where sandboxed calls run. `'worker'` (default): in worker threads holding the QuickJS
+   * instances; a call still running `timeoutMs` + 100 ms after it started is ended by
+   * terminating its worker (`timeout`, the session unchanged), so no tool code can hold the
+   * event loop, and `step()` leaves it free while a tool runs. `'in-thread'`: on the calling
+   * thread, ended only by the QuickJS interrupt handler (faster per call; a built-in looping in
+   * C can overrun the deadline).
+   */
+  isolation?: SandboxIsolation;
+  /** Most worker threads of one environment's sandbox (`isolation: 'worker'`). Default 4. */
+  sandboxWorkers?: number;
   /** Check every output against the tool's `outputSchema` (→ `output_invalid`). Default false. */
   validateOutputs?: boolean;
   /** Validate the seed state against `stateSchema` when creating. Default true. */
@@ -66,6 +77,11 @@ function limit(name: string, value: number | undefined, fallback: number, min: n
     throw new EnvRuntimeError('E_OPTIONS', `createEnvironment: ${name} must be a number in [${min}, ${max}], got ${String(value)}`);
   }
   return value;
+}
+
+function isolationOf(value: unknown): SandboxIsolation {
+  if (value === undefined || value === 'worker' || value === 'in-thread') return value ?? 'worker';
+  throw new EnvRuntimeError('E_OPTIONS', `createEnvironment: isolation must be "worker" or "in-thread", got ${JSON.stringify(value) ?? String(value)}`);
 }
 
 function deepFreezeCopy<T>(value: T): T {
@@ -214,6 +230,8 @@ function prepareEnvironment(
     // limit wraps around and every call fails.
     maxStackBytes: limit('maxStackBytes', options.maxStackBytes, 64 * 1024, 8 * 1024, 4 * 1024 * 1024),
     maxOutputBytes: limit('maxOutputBytes', options.maxOutputBytes, 1024 * 1024, 1),
+    isolation: isolationOf(options.isolation),
+    maxWorkers: limit('sandboxWorkers', options.sandboxWorkers, 4, 1, 64),
   };
   // Output schemas are only checked against the meta-schema here: they are compiled on first
   // use, and only with `validateOutputs`.

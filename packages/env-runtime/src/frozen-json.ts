@@ -175,6 +175,101 @@ export function freezeOwnedJson<T>(value: T, path = ''): T {
   return value;
 }
 
+// Thrown inside `settle` when something is not JSON (or nests deeper than it walks): the
+// described walk of `freezeOwnedJson` then says where, so the common case builds no pointer.
+const NOT_JSON: unique symbol = Symbol('not JSON');
+
+/**
+ * The frozen value for `value`, a node of a mutable clone at the place where the frozen `was`
+ * stood before (`undefined`: nothing). Changed or new containers are frozen in place (their
+ * unchanged children replaced by the original frozen nodes); an unchanged subtree (same keys in
+ * the same order, same values) answers `was` itself, so nothing of it is frozen twice.
+ */
+function settle(value: unknown, was: unknown, depth: number): unknown {
+  if (value === was) return value;
+  switch (typeof value) {
+    case 'string':
+      if (!wellFormed(value)) throw NOT_JSON;
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) throw NOT_JSON;
+      return value;
+    case 'boolean':
+      return value;
+    case 'object':
+      break;
+    default:
+      throw NOT_JSON;
+  }
+  if (value === null) return null;
+  if (FROZEN.has(value)) return value;
+  if (depth > FAST_DEPTH) throw NOT_JSON;
+  const prior = typeof was === 'object' && was !== null ? was : undefined;
+  let same: boolean;
+  if (Array.isArray(value)) {
+    const arr = value as unknown[];
+    const old = prior !== undefined && Array.isArray(prior) ? (prior as readonly unknown[]) : undefined;
+    same = old !== undefined && old.length === arr.length;
+    for (let i = 0; i < arr.length; i++) {
+      const item = arr[i];
+      if (item === undefined) throw NOT_JSON;
+      const before = old !== undefined && i < old.length ? old[i] : undefined;
+      const s = settle(item, before, depth + 1);
+      if (s !== item) arr[i] = s;
+      if (s !== before) same = false;
+    }
+  } else {
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) throw NOT_JSON;
+    const rec = value as Record<string, unknown>;
+    const old = prior !== undefined && !Array.isArray(prior) ? (prior as Record<string, unknown>) : undefined;
+    const oldKeys = old === undefined ? undefined : Object.keys(old);
+    same = oldKeys !== undefined;
+    let j = 0;
+    for (const key of Object.keys(rec)) {
+      // A key the original has at this position was checked when the original was frozen.
+      const inPlace = oldKeys !== undefined && oldKeys[j] === key;
+      if (!inPlace && !wellFormed(key)) throw NOT_JSON;
+      const item = rec[key];
+      if (item === undefined) {
+        // Like freezeOwnedJson: an undefined property is removed.
+        delete rec[key];
+        continue;
+      }
+      if (!inPlace) same = false;
+      j++;
+      const before = old === undefined ? undefined : inPlace || Object.prototype.hasOwnProperty.call(old, key) ? old[key] : undefined;
+      const s = settle(item, before, depth + 1);
+      if (s !== item) setOwn(rec, key, s);
+      if (s !== before) same = false;
+    }
+    if (oldKeys !== undefined && j !== oldKeys.length) same = false;
+  }
+  if (same) return prior;
+  Object.freeze(value);
+  FROZEN.add(value);
+  return value;
+}
+
+/**
+ * Freezes a clone of `original` (from `cloneMutable`) that a native tool changed in place,
+ * sharing what it did not change: subtrees equal to the original's node at the same place (same
+ * keys in the same order, same values) become that frozen node, and only new or changed
+ * containers are checked and frozen. Returns `original` itself when nothing changed, else the
+ * clone, frozen. Same checks as `freezeOwnedJson` (a `TypeError` naming the JSON pointer, built
+ * only then); on one, the clone may be partly frozen.
+ */
+export function freezeEdited<T extends JsonValue>(clone: T, original: T, path = ''): T {
+  try {
+    return settle(clone, original, 0) as T;
+  } catch (e) {
+    if (e !== NOT_JSON) throw e;
+  }
+  // Not JSON somewhere, or deeper than the fast walk goes: the described walk decides (it names
+  // the place, and finds cycles); what settle froze or shared is JSON and is skipped.
+  return freezeOwnedJson(clone, path);
+}
+
 // A \uD800–\uDFFF escape: the only way JSON text can produce a lone surrogate.
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
@@ -204,9 +299,23 @@ export function parseFrozenJson(text: string, path = ''): JsonValue {
 /** A mutable deep clone of a JSON value (for `db.edit`). */
 export function cloneMutable<T extends JsonValue>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map((v) => cloneMutable(v)) as T;
+  if (Array.isArray(value)) {
+    const source = value as readonly JsonValue[];
+    const arr = new Array<JsonValue>(source.length);
+    for (let i = 0; i < source.length; i++) {
+      const item = source[i] as JsonValue;
+      arr[i] = typeof item === 'object' && item !== null ? cloneMutable(item) : item;
+    }
+    return arr as T;
+  }
+  const source = value as JsonObject;
   const out: Record<string, JsonValue> = {};
-  for (const key of Object.keys(value)) setOwn(out, key, cloneMutable((value as JsonObject)[key] as JsonValue));
+  for (const key of Object.keys(source)) {
+    const item = source[key] as JsonValue;
+    const v = typeof item === 'object' && item !== null ? cloneMutable(item) : item;
+    if (key === '__proto__') setOwn(out, key, v);
+    else out[key] = v;
+  }
   return out as T;
 }
 

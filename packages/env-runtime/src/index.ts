@@ -31,6 +31,7 @@ export type { ReferenceField, ReferenceParams } from './drivers/reference.js';
 export { referenceAnswer, referenceKey } from './drivers/reference.js';
 export { ENVIRONMENT_SPEC_SCHEMA, validateEnvironmentSpec } from './validate-spec.js';
 export type { CreateEnvironmentOptions } from './environment.js';
+export type { SandboxIsolation } from './sandbox.js';
 export { Environment, createEnvironment, createEnvironmentSync } from './environment.js';
 export type { CreateSessionOptions, Internal, Snapshot } from './session.js';
 export { Session } from './session.js';

@@ -378,9 +378,12 @@ describe('sandbox: resource limits', () => {
     expect(errorOf(run('deep_json')).code).toBe('output_invalid');
   });
 
-  it.each(['string_bomb', 'array_bomb', 'typed_array_bomb', 'doubling_bomb'])('stops the memory bomb %s at the memory limit', (probe) => {
+  // Which limit a bomb meets first, memory or time, depends on how fast the machine grows a fresh
+  // module's memory (a fresh worker took 1.7 s to reach 16 MiB on a loaded VM, past the 300 ms
+  // deadline, and the worker was then terminated): either is the verdict.
+  it.each(['string_bomb', 'array_bomb', 'typed_array_bomb', 'doubling_bomb'])('stops the memory bomb %s at the memory limit or the deadline', (probe) => {
     const error = errorOf(run(probe));
-    expect(['memory_limit', 'tool_error']).toContain(error.code);
+    expect(['memory_limit', 'tool_error', 'timeout']).toContain(error.code);
   });
 
   it('stops an array growing one small object at a time (by time or memory, whichever comes first)', () => {

@@ -1,9 +1,10 @@
 import type { JsonObject, JsonValue, ToolCallError } from '@autoforge/core';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { EnvRuntimeError } from './error.js';
-import type { HostArgs, HostBridge, HostValue } from './sandbox-bridge.js';
+import type { CallAnswer, HostArgs, HostBridge, HostValue } from './sandbox-bridge.js';
 import { createHostBridge } from './sandbox-bridge.js';
-import { newSandboxModule } from './sandbox-module.js';
+import { compiledSandboxWasm, newSandboxModule } from './sandbox-module.js';
+import { WorkerPool } from './sandbox-worker-pool.js';
 import { OP, SANDBOX_PRELUDE } from './sandbox-prelude.js';
 import type { Transaction } from './transaction.js';
 import { jsonText } from './transaction.js';
@@ -16,7 +17,18 @@ export interface SandboxLimits {
   readonly maxOutputBytes: number;
   /** Use the direct host trampoline when it works (default true; tests force the public path). */
   readonly fastHost?: boolean;
+  /**
+   * `worker` (default): calls run in worker threads, and a call past `timeoutMs` is ended by
+   * terminating its worker; `in-thread`: calls run on the calling thread, ended only by the
+   * QuickJS interrupt handler.
+   */
+  readonly isolation?: SandboxIsolation;
+  /** Most worker threads of one environment (default 4). */
+  readonly maxWorkers?: number;
 }
+
+/** Where sandboxed calls run (see `SandboxLimits.isolation`). */
+export type SandboxIsolation = 'worker' | 'in-thread';
 
 /** A tool source to load, with where it sits in the spec (for errors). */
 export interface SandboxSource {
@@ -37,7 +49,7 @@ const LOAD_STACK_BYTES = 32 * 1024;
 const LOAD_TIMEOUT_MS = 10_000;
 
 /** A host-side exception escaped QuickJS (for example V8's stack overflow inside WebAssembly). */
-class SandboxFault extends Error {
+export class SandboxFault extends Error {
   override readonly name = 'SandboxFault';
 }
 
@@ -61,8 +73,117 @@ function tooLarge(text: string, limits: SandboxLimits): boolean {
   return text.length * 3 > limits.maxOutputBytes && Buffer.byteLength(text, 'utf8') > limits.maxOutputBytes;
 }
 
+/** What answers a call's host operations (it may throw: the tool sees the error). */
+export type HostOps = (op: number, args: HostArgs) => HostValue;
+
+/** One host operation of a call, answered against its transaction (the host side of the db). */
+export function operate(op: number, args: HostArgs, tx: Transaction): HostValue {
+  switch (op) {
+    case OP.collections:
+      return JSON.stringify(tx.collections());
+    case OP.get:
+      return tx.getToken(args.str(1), args.str(2));
+    case OP.has:
+      return tx.has(args.str(1), args.str(2));
+    case OP.ids:
+      return JSON.stringify(tx.ids(args.str(1)));
+    case OP.all:
+      return tx.serveAll(tx.all(args.str(1)));
+    case OP.find:
+      return tx.serveAll(tx.find(args.str(1), JSON.parse(args.str(2)) as JsonObject));
+    case OP.findIds:
+      return JSON.stringify(tx.findIds(args.str(1), JSON.parse(args.str(2)) as JsonObject));
+    case OP.put:
+      tx.putText(args.str(1), args.str(2), args.str(3));
+      return undefined;
+    case OP.putServed:
+      tx.putServed(args.str(1), args.str(2), args.num(3));
+      return undefined;
+    case OP.update:
+      return tx.updateText(args.str(1), args.str(2), args.str(3));
+    case OP.delete:
+      return tx.delete(args.str(1), args.str(2));
+    case OP.read: {
+      const v = tx.read(args.str(1));
+      return v === undefined ? undefined : JSON.stringify(v);
+    }
+    case OP.write:
+      tx.writeText(args.str(1), args.str(2));
+      return undefined;
+    case OP.idsNext:
+      return tx.next(args.str(1));
+    case OP.now:
+      return tx.now();
+    case OP.nowMs:
+      return tx.nowMs();
+    case OP.rngFloat:
+      return tx.rng.float();
+    case OP.rngInt:
+      return tx.rng.int(Number(args.str(1)), Number(args.str(2)));
+    case OP.text:
+      return tx.servedText(args.num(1));
+    case OP.texts:
+      return tx.servedTexts(args.num(1), args.num(2));
+    default:
+      throw new Error(`unknown host operation ${String(op)}`);
+  }
+}
+
+
+/**
+ * Turns what the prelude answered for a call into its outcome, against the call's transaction
+ * (records answered by token, the write budget).
+ */
+export function finishCall(answer: CallAnswer, tx: Transaction, limits: SandboxLimits): SandboxOutcome {
+  if (!answer.ok) {
+    // Only engine errors get here (interrupts, out of memory while reporting): tool errors
+    // are caught by the prelude.
+    return tx.overBudget ? errorOutcome('WriteBudgetError', 'the call wrote too much', limits) : errorOutcome(answer.name, answer.message, limits);
+  }
+  const raw = answer.text;
+  if (tx.overBudget) return errorOutcome('WriteBudgetError', `db: the call wrote more than ${limits.memoryLimitBytes} bytes`, limits);
+  if (raw.charCodeAt(0) !== 1) {
+    if (tooLarge(raw, limits)) return fail('output_invalid', `the output is larger than ${limits.maxOutputBytes} bytes`);
+    // A record the tool looked into and returned unchanged, or the record it just stored,
+    // comes back as the very text it was sent as or stored from: answer that frozen record
+    // instead of parsing a copy.
+    return { ok: true, output: tx.servedRecord(raw) ?? tx.putRecord(raw) ?? (JSON.parse(raw) as JsonValue) };
+  }
+  const status = raw[1];
+  const rest = raw.slice(2);
+  switch (status) {
+    case 'E': {
+      const e = JSON.parse(rest) as { name: string; message: string };
+      return errorOutcome(e.name, e.message, limits);
+    }
+    case 'L':
+      return fail('output_invalid', `the output is larger than ${limits.maxOutputBytes} bytes`, { length: Number(rest) });
+    case 'P':
+      return fail('output_invalid', 'run returned a promise; tools must return their output synchronously');
+    case 'T':
+      return errorOutcome('InternalError', 'interrupted', limits);
+    case 'X': {
+      const e = JSON.parse(rest) as { name: string; message: string };
+      return fail('output_invalid', `the output is not JSON: ${e.message}`);
+    }
+    case 'r': {
+      const record = tx.servedAt(Number(rest));
+      if (tooLarge(jsonText(record), limits)) return fail('output_invalid', `the output is larger than ${limits.maxOutputBytes} bytes`);
+      return { ok: true, output: record };
+    }
+    case 'R': {
+      const records = rest.split(',').map((t) => tx.servedAt(Number(t)));
+      const text = `[${records.map((r) => jsonText(r)).join(',')}]`;
+      if (tooLarge(text, limits)) return fail('output_invalid', `the output is larger than ${limits.maxOutputBytes} bytes`);
+      return { ok: true, output: records };
+    }
+    default:
+      return fail('output_invalid', 'the tool returned undefined or a value that is not JSON (return null for no result)');
+  }
+}
+
 /** One QuickJS runtime + context with the prelude and every tool loaded. */
-class SandboxInstance {
+export class SandboxInstance {
   private readonly module: QuickJSWASMModule;
   private readonly rt: QuickJSRuntime;
   private readonly vm: QuickJSContext;
@@ -71,7 +192,8 @@ class SandboxInstance {
   private readonly indexHandles: QuickJSHandle[] = [];
   private readonly limits: SandboxLimits;
   private deadline = Number.POSITIVE_INFINITY;
-  private active: Transaction | undefined;
+  // The host operations of the call in progress (undefined: the db is detached).
+  private active: HostOps | undefined;
   // The error of the last host operation that failed (the sandbox fetches it with OP.error).
   private hostError: { name: string; message: string } = { name: 'Error', message: '' };
   private bridge: HostBridge | undefined;
@@ -189,76 +311,22 @@ class SandboxInstance {
   }
 
   private operate(op: number, args: HostArgs): HostValue {
-    const tx = this.active;
-    if (tx === undefined) throw new Error('ctx is only usable while a tool call runs');
-    switch (op) {
-      case OP.collections:
-        return JSON.stringify(tx.collections());
-      case OP.get:
-        return tx.getToken(args.str(1), args.str(2));
-      case OP.has:
-        return tx.has(args.str(1), args.str(2));
-      case OP.ids:
-        return JSON.stringify(tx.ids(args.str(1)));
-      case OP.all:
-        return tx.serveAll(tx.all(args.str(1)));
-      case OP.find:
-        return tx.serveAll(tx.find(args.str(1), JSON.parse(args.str(2)) as JsonObject));
-      case OP.findIds:
-        return JSON.stringify(tx.findIds(args.str(1), JSON.parse(args.str(2)) as JsonObject));
-      case OP.put:
-        tx.putText(args.str(1), args.str(2), args.str(3));
-        return undefined;
-      case OP.putServed:
-        tx.putServed(args.str(1), args.str(2), args.num(3));
-        return undefined;
-      case OP.update:
-        return tx.updateText(args.str(1), args.str(2), args.str(3));
-      case OP.delete:
-        return tx.delete(args.str(1), args.str(2));
-      case OP.read: {
-        const v = tx.read(args.str(1));
-        return v === undefined ? undefined : JSON.stringify(v);
-      }
-      case OP.write:
-        tx.writeText(args.str(1), args.str(2));
-        return undefined;
-      case OP.idsNext:
-        return tx.next(args.str(1));
-      case OP.now:
-        return tx.now();
-      case OP.nowMs:
-        return tx.nowMs();
-      case OP.rngFloat:
-        return tx.rng.float();
-      case OP.rngInt:
-        return tx.rng.int(Number(args.str(1)), Number(args.str(2)));
-      case OP.text:
-        return tx.servedText(args.num(1));
-      case OP.texts:
-        return tx.servedTexts(args.num(1), args.num(2));
-      default:
-        throw new Error(`unknown host operation ${String(op)}`);
-    }
+    const ops = this.active;
+    if (ops === undefined) throw new Error('ctx is only usable while a tool call runs');
+    return ops(op, args);
   }
 
-  /** Runs one call. Throws `SandboxFault` when the host side failed (the instance is then unusable). */
-  call(index: number, argsText: string, tx: Transaction): SandboxOutcome {
-    const limits = this.limits;
-    let raw: string;
+  /**
+   * Runs one call with `ops` answering its host operations, and answers what the prelude
+   * returned (or the engine error). Throws `SandboxFault` when the host side failed (the
+   * instance is then unusable).
+   */
+  run(index: number, argsText: string, ops: HostOps): CallAnswer {
     let faulted = false;
-    this.active = tx;
+    this.active = ops;
     try {
-      this.deadline = performance.now() + limits.timeoutMs;
-      const answer = (this.bridge as HostBridge).call(this.callFn, this.indexHandles[index] as QuickJSHandle, argsText);
-      if (!answer.ok) {
-        // Only engine errors get here (interrupts, out of memory while reporting): tool errors
-        // are caught by the prelude.
-        return tx.overBudget
-          ? errorOutcome('WriteBudgetError', 'the call wrote too much', limits)
-          : errorOutcome(answer.name, answer.message, limits);
-      }
-      raw = answer.text;
+      this.deadline = performance.now() + this.limits.timeoutMs;
+      return (this.bridge as HostBridge).call(this.callFn, this.indexHandles[index] as QuickJSHandle, argsText);
     } catch (e) {
       faulted = true;
       throw new SandboxFault(`sandbox fault: ${String(e)}`, { cause: e });
@@ -267,45 +335,11 @@ class SandboxInstance {
       this.deadline = Number.POSITIVE_INFINITY;
       if (!faulted) this.drainJobs();
     }
-    if (tx.overBudget) return errorOutcome('WriteBudgetError', `db: the call wrote more than ${limits.memoryLimitBytes} bytes`, limits);
-    if (raw.charCodeAt(0) !== 1) {
-      if (tooLarge(raw, limits)) return fail('output_invalid', `the output is larger than ${limits.maxOutputBytes} bytes`);
-      // A record the tool looked into and returned unchanged, or the record it just stored,
-      // comes back as the very text it was sent as or stored from: answer that frozen record
-      // instead of parsing a copy.
-      return { ok: true, output: tx.servedRecord(raw) ?? tx.putRecord(raw) ?? (JSON.parse(raw) as JsonValue) };
-    }
-    const status = raw[1];
-    const rest = raw.slice(2);
-    switch (status) {
-      case 'E': {
-        const e = JSON.parse(rest) as { name: string; message: string };
-        return errorOutcome(e.name, e.message, limits);
-      }
-      case 'L':
-        return fail('output_invalid', `the output is larger than ${limits.maxOutputBytes} bytes`, { length: Number(rest) });
-      case 'P':
-        return fail('output_invalid', 'run returned a promise; tools must return their output synchronously');
-      case 'T':
-        return errorOutcome('InternalError', 'interrupted', limits);
-      case 'X': {
-        const e = JSON.parse(rest) as { name: string; message: string };
-        return fail('output_invalid', `the output is not JSON: ${e.message}`);
-      }
-      case 'r': {
-        const record = tx.servedAt(Number(rest));
-        if (tooLarge(jsonText(record), limits)) return fail('output_invalid', `the output is larger than ${limits.maxOutputBytes} bytes`);
-        return { ok: true, output: record };
-      }
-      case 'R': {
-        const records = rest.split(',').map((t) => tx.servedAt(Number(t)));
-        const text = `[${records.map((r) => jsonText(r)).join(',')}]`;
-        if (tooLarge(text, limits)) return fail('output_invalid', `the output is larger than ${limits.maxOutputBytes} bytes`);
-        return { ok: true, output: records };
-      }
-      default:
-        return fail('output_invalid', 'the tool returned undefined or a value that is not JSON (return null for no result)');
-    }
+  }
+
+  /** Runs one call against `tx`. Throws `SandboxFault` when the host side failed. */
+  call(index: number, argsText: string, tx: Transaction): SandboxOutcome {
+    return finishCall(this.run(index, argsText, (op, args) => operate(op, args, tx)), tx, this.limits);
   }
 
   // Promise jobs a call queued would otherwise run during a later call: run them now, with the
@@ -348,7 +382,7 @@ class SandboxInstance {
  * synchronous). After a host-side fault, or when the module's memory has grown past
  * `2 × memoryLimitBytes + 64 MiB`, the instance is replaced by a fresh one in a new module.
  */
-export class Sandbox {
+class InThreadSandbox {
   private instance: SandboxInstance | undefined;
   private rebuilding: Promise<void> | undefined;
   private lastRebuildError: unknown;
@@ -363,11 +397,11 @@ export class Sandbox {
   }
 
   /** Loads a module and every source. Throws `EnvRuntimeError` `E_SOURCE` or `E_SANDBOX`. */
-  static async create(sources: readonly SandboxSource[], limits: SandboxLimits): Promise<Sandbox> {
-    return new Sandbox(await Sandbox.instantiate(sources, limits), sources, limits);
+  static async create(sources: readonly SandboxSource[], limits: SandboxLimits): Promise<InThreadSandbox> {
+    return new InThreadSandbox(await InThreadSandbox.instantiate(sources, limits), sources, limits);
   }
 
-  private static async instantiate(sources: readonly SandboxSource[], limits: SandboxLimits): Promise<SandboxInstance> {
+  static async instantiate(sources: readonly SandboxSource[], limits: SandboxLimits): Promise<SandboxInstance> {
     let module: QuickJSWASMModule;
     try {
       module = await newSandboxModule();
@@ -384,7 +418,7 @@ export class Sandbox {
 
   private startRebuild(): void {
     if (this.rebuilding !== undefined || this.closed) return;
-    this.rebuilding = Sandbox.instantiate(this.sources, this.limits).then(
+    this.rebuilding = InThreadSandbox.instantiate(this.sources, this.limits).then(
       (fresh) => {
         this.rebuilding = undefined;
         if (this.closed) {
@@ -438,5 +472,71 @@ export class Sandbox {
     this.closed = true;
     this.instance?.dispose();
     this.instance = undefined;
+  }
+}
+
+/**
+ * The sandbox of one environment. By default its calls run in worker threads (see
+ * `WorkerPool`): a call past its deadline is ended by terminating its worker, whatever the tool
+ * does, and `call` never blocks the event loop. With `isolation: 'in-thread'` calls run on the
+ * calling thread as before (one QuickJS instance; only the interrupt handler ends a call).
+ */
+export class Sandbox {
+  private readonly pool: WorkerPool | undefined;
+  private readonly inThread: InThreadSandbox | undefined;
+
+  private constructor(pool: WorkerPool | undefined, inThread: InThreadSandbox | undefined) {
+    this.pool = pool;
+    this.inThread = inThread;
+  }
+
+  /** Loads every source (in a worker, or here). Throws `EnvRuntimeError` `E_SOURCE` or `E_SANDBOX`. */
+  static async create(sources: readonly SandboxSource[], limits: SandboxLimits): Promise<Sandbox> {
+    if (limits.isolation === 'in-thread') return new Sandbox(undefined, await InThreadSandbox.create(sources, limits));
+    const wasm = await compiledSandboxWasm();
+    let pool: WorkerPool;
+    try {
+      pool = await WorkerPool.create(sources, limits, { maxWorkers: limits.maxWorkers ?? 4, wasm });
+    } catch (e) {
+      if (e instanceof EnvRuntimeError) throw e;
+      throw new EnvRuntimeError('E_SANDBOX', `the sandbox did not start: ${String(e)}`, { cause: e });
+    }
+    return new Sandbox(pool, undefined);
+  }
+
+  /** Where calls run. */
+  get isolation(): SandboxIsolation {
+    return this.pool === undefined ? 'in-thread' : 'worker';
+  }
+
+  /** How host calls reach the host (`ffi`: the direct trampoline). */
+  get hostPath(): HostBridge['kind'] | undefined {
+    return this.pool?.hostPath ?? this.inThread?.hostPath;
+  }
+
+  /** Workers terminated at the hard deadline so far (0 in-thread). */
+  get killedWorkers(): number {
+    return this.pool?.killed ?? 0;
+  }
+
+  /** Runs a call, blocking the calling thread until it answers (or its deadline). */
+  callSync(index: number, argsText: string, tx: Transaction): SandboxOutcome {
+    return this.pool !== undefined ? this.pool.callSync(index, argsText, tx) : (this.inThread as InThreadSandbox).callSync(index, argsText, tx);
+  }
+
+  /** Runs a call; with workers the event loop stays free while the tool runs. */
+  call(index: number, argsText: string, tx: Transaction): Promise<SandboxOutcome> {
+    if (this.pool !== undefined) return this.pool.call(index, argsText, tx);
+    return (this.inThread as InThreadSandbox).ready().then(() => (this.inThread as InThreadSandbox).callSync(index, argsText, tx));
+  }
+
+  /** Waits until a call can start (a restart after a fault, a worker starting). */
+  ready(): Promise<void> {
+    return this.pool !== undefined ? this.pool.ready() : (this.inThread as InThreadSandbox).ready();
+  }
+
+  close(): void {
+    this.pool?.close();
+    this.inThread?.close();
   }
 }

@@ -296,6 +296,15 @@ describe('the db API (natives)', () => {
       record.n = 99;
       return { same: ctx.db.get('things', 'a') === record, n: (ctx.db.get('things', 'a') as JsonObject).n as number };
     },
+    edit_n(args, ctx) {
+      const record = ctx.db.edit('things', 'a');
+      record.n = args.n as number;
+      return record;
+    },
+    set_counter(args, ctx) {
+      ctx.db.write('counter', args.value as number);
+      return null;
+    },
     edit_bad(args, ctx) {
       const record = ctx.db.edit('things', 'a') as Record<string, unknown>;
       record.when = new Date(0);
@@ -350,6 +359,27 @@ describe('the db API (natives)', () => {
     expect(ok(session.stepSync(call('edit', {})))).toEqual({ same: true, n: 99 });
     expect((session.state().things as JsonObject).a).toEqual({ n: 99, tags: ['x', 'y'], nested: { zip: '1' } });
     expect(Object.isFrozen((session.state().things as JsonObject).a)).toBe(true);
+  });
+
+  it('answers an edit with the committed record itself, rebuilt only along the changed path', () => {
+    const session = tiny.createSession();
+    const before = (session.state().things as JsonObject).a as JsonObject;
+    const output = ok(session.stepSync(call('edit_n', { n: 7 }))) as JsonObject;
+    const after = (session.state().things as JsonObject).a as JsonObject;
+    expect(output).toBe(after);
+    expect(after).toEqual({ n: 7, tags: ['x'], nested: { zip: '1' } });
+    expect(Object.isFrozen(after)).toBe(true);
+    expect(after.tags).toBe(before.tags);
+    expect(after.nested).toBe(before.nested);
+  });
+
+  it('commits the record it cloned for an edit that changed nothing, and answers that record', () => {
+    const session = tiny.createSession();
+    const before = (session.state().things as JsonObject).a as JsonObject;
+    const output = session.stepSync(call('edit_n', { n: 1 }));
+    expect(ok(output)).toBe(before);
+    expect((session.state().things as JsonObject).a).toBe(before);
+    expect(session.changeCount).toBe(0);
   });
 
   it('fails a call whose edited record is not JSON, keeping the state', () => {
@@ -441,5 +471,93 @@ describe('createEnvironment', () => {
     expect(session.closed).toBe(true);
     expect(() => session.stepSync(call('get_user', { user_id: 'ada' }))).toThrow(expect.objectContaining({ code: 'E_CLOSED' }));
     expect(() => short.createSession()).toThrow(expect.objectContaining({ code: 'E_CLOSED' }));
+  });
+});
+
+describe('session.changeCount', () => {
+  const natives: Record<string, NativeTool> = {
+    edit_n(args, ctx) {
+      const record = ctx.db.edit('things', 'a');
+      record.n = args.n as number;
+      return record;
+    },
+    put_b(args, ctx) {
+      ctx.db.put('things', 'b', args.record as JsonObject);
+      return null;
+    },
+    drop(args, ctx) {
+      return ctx.db.delete('things', args.id as string);
+    },
+    set_counter(args, ctx) {
+      ctx.db.write('counter', args.value as number);
+      return null;
+    },
+    fail(args, ctx) {
+      ctx.db.write('counter', 100);
+      throw new Error('no');
+    },
+    read(args, ctx) {
+      return ctx.db.get('things', 'a') ?? null;
+    },
+  };
+  let tiny: Environment;
+  beforeAll(async () => {
+    tiny = await createEnvironment(tinySpec(Object.fromEntries(Object.keys(natives).map((k) => [k, k]))), { natives });
+  });
+  afterAll(() => tiny.close());
+
+  it('moves exactly when a call changes the state, as a digest comparison would tell, without hashing', () => {
+    const session = tiny.createSession();
+    const steps: [string, JsonObject][] = [
+      ['read', {}],
+      ['edit_n', { n: 1 }], // the value it already has
+      ['edit_n', { n: 2 }],
+      ['put_b', { record: { nested: { zip: '2' }, n: 2 } }], // equal to b, key order aside
+      ['put_b', { record: { n: 3 } }],
+      ['set_counter', { value: 0 }],
+      ['set_counter', { value: 1 }],
+      ['fail', {}],
+      ['drop', { id: 'nope' }],
+      ['drop', { id: 'b' }],
+      ['read', {}],
+    ];
+    let digest = session.digest();
+    for (const [name, args] of steps) {
+      const count = session.changeCount;
+      session.stepSync(call(name, args));
+      const now = digest === session.digest() ? digest : undefined;
+      expect(session.changeCount !== count, `${name} ${JSON.stringify(args)}`).toBe(now === undefined);
+      digest = session.digest();
+    }
+    expect(session.changeCount).toBe(4);
+  });
+
+  it('starts again at 0 on every reset, and restore(snapshot) carries it', () => {
+    const session = tiny.createSession();
+    session.stepSync(call('edit_n', { n: 5 }));
+    const snap = session.snapshot();
+    session.stepSync(call('set_counter', { value: 9 }));
+    expect(session.changeCount).toBe(2);
+    session.restore(snap);
+    expect(session.changeCount).toBe(1);
+    session.reset();
+    expect(session.changeCount).toBe(0);
+    // A reset to a snapshot starts a new episode there: its counters start at 0, this one too.
+    session.reset(snap);
+    expect(session.changeCount).toBe(0);
+    expect(session.stepCount).toBe(0);
+  });
+
+  it('keeps state() (and the digest) while no call changes the state', () => {
+    const session = tiny.createSession();
+    session.stepSync(call('edit_n', { n: 5 }));
+    const state = session.state();
+    session.stepSync(call('read', {}));
+    session.stepSync(call('edit_n', { n: 5 }));
+    expect(session.state()).toBe(state);
+    session.stepSync(call('edit_n', { n: 6 }));
+    expect(session.state()).not.toBe(state);
+    expect(((session.state().things as JsonObject).a as JsonObject).n).toBe(6);
+    expect(session.digest()).toBe(digest(session.state()));
   });
 });

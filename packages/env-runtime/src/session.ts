@@ -11,9 +11,9 @@ import { findNonJson } from './frozen-json.js';
 import type { IdKey } from './ids.js';
 import type { Sandbox, SandboxOutcome } from './sandbox.js';
 import type { Base, Overlay } from './state.js';
-import { cloneOverlay, DELETED, emptyOverlay, isEmptyOverlay, materialize } from './state.js';
-import type { NativeTool, ToolContext } from './tool-context.js';
-import { Transaction } from './transaction.js';
+import { changesState, cloneOverlay, DELETED, emptyOverlay, isEmptyOverlay, materialize } from './state.js';
+import type { NativeTool } from './tool-context.js';
+import { NativeContext, Transaction } from './transaction.js';
 
 /** A tool as the runtime runs it. */
 export interface RuntimeTool {
@@ -73,9 +73,11 @@ class SnapshotImpl implements Snapshot {
   readonly idCount: number;
   readonly resetCount: number;
   readonly growth: number;
+  readonly changes: number;
   readonly digest: string | undefined;
+  readonly state: JsonObject | undefined;
 
-  constructor(core: EnvironmentCore, base: Base, overlay: Overlay, counters: { steps: number; ids: number; resets: number; growth: number }, digest: string | undefined) {
+  constructor(core: EnvironmentCore, base: Base, overlay: Overlay, counters: { steps: number; ids: number; resets: number; growth: number; changes: number }, digest: string | undefined, state?: JsonObject) {
     this.environmentId = core.environment.id;
     this.core = core;
     this.base = base;
@@ -84,7 +86,9 @@ class SnapshotImpl implements Snapshot {
     this.idCount = counters.ids;
     this.resetCount = counters.resets;
     this.growth = counters.growth;
+    this.changes = counters.changes;
     this.digest = digest;
+    this.state = state;
     Object.freeze(this);
   }
 }
@@ -129,8 +133,16 @@ export class Session {
   #resetCount = 0;
   // What the session's writes added to its initial state, in bytes of JSON (about).
   #growth = 0;
+  // Committed calls since the episode began whose writes changed the state's value.
+  #changeCount = 0;
   #digest: string | undefined;
+  // The materialized state, kept (like the digest) until a call changes the state.
+  #state: JsonObject | undefined;
   #closed = false;
+  // The sandboxed step in flight (steps of a session are serialized), and a counter of resets,
+  // restores and closes (a call that outlives its episode commits nothing).
+  #running: Promise<void> | undefined;
+  #epoch = 0;
 
   /** Not for direct use: sessions come from `environment.createSession()`. */
   constructor(internal: Internal, options: CreateSessionOptions = {}) {
@@ -144,6 +156,15 @@ export class Session {
   /** Steps since the last reset (every `step` call counts, failed ones too). */
   get stepCount(): number {
     return this.#stepCount;
+  }
+
+  /**
+   * Calls since the last reset whose writes changed the state (a record or value now differs
+   * from the one it replaced; known from each call's write set, nothing is hashed). A step
+   * changed the state iff it moved this count. Snapshots carry it.
+   */
+  get changeCount(): number {
+    return this.#changeCount;
   }
 
   /** How many times `reset` was called. */
@@ -162,6 +183,7 @@ export class Session {
   }
 
   #load(initial: JsonObject | Snapshot, where: string): void {
+    this.#epoch += 1;
     if (initial instanceof SnapshotImpl) {
       if (initial.core !== this.#core) {
         throw new EnvRuntimeError('E_FOREIGN_SNAPSHOT', `${where}: the snapshot belongs to another environment`);
@@ -170,6 +192,7 @@ export class Session {
       this.#overlay = initial.overlay;
       this.#overlayShared = true;
       this.#digest = initial.digest;
+      this.#state = initial.state;
       return;
     }
     if (!isJsonObject(initial)) throw new EnvRuntimeError('E_INVALID_STATE', `${where}: the state must be a JSON object`);
@@ -177,6 +200,7 @@ export class Session {
     this.#overlay = emptyOverlay();
     this.#overlayShared = false;
     this.#digest = undefined;
+    this.#state = undefined;
   }
 
   /**
@@ -186,16 +210,19 @@ export class Session {
   reset(initialState?: JsonObject | Snapshot): void {
     this.#assertOpen();
     if (initialState === undefined) {
+      this.#epoch += 1;
       this.#base = this.#core.base;
       this.#overlay = emptyOverlay();
       this.#overlayShared = false;
       this.#digest = undefined;
+      this.#state = undefined;
     } else {
       this.#load(initialState, 'reset');
     }
     this.#stepCount = 0;
     this.#idCount = 0;
     this.#growth = 0;
+    this.#changeCount = 0;
     this.#resetCount += 1;
   }
 
@@ -203,10 +230,36 @@ export class Session {
    * Answers one tool call synchronously (native and sandboxed tools alike). Expected failures
    * are results, never exceptions: `unknown_tool`, `unparsable_arguments`, `invalid_arguments`
    * (Ajv errors in `details`), `tool_error` (the thrown message), `timeout`, `memory_limit`,
-   * `output_invalid`. A failed call changes nothing. Throws only `E_CLOSED` and `E_REENTRANT`.
+   * `output_invalid`. A failed call changes nothing. Throws only `E_CLOSED` and `E_REENTRANT`
+   * (also while a `step()` of this session is in flight). A sandboxed call in a worker blocks
+   * this thread until it answers or its hard deadline (then its worker is terminated); servers
+   * use `step()`, which leaves the event loop free.
    */
   stepSync(call: ToolCall): ToolResult {
     this.#assertOpen();
+    if (this.#running !== undefined) {
+      throw new EnvRuntimeError('E_REENTRANT', 'stepSync() was called while a step() of the same session is running');
+    }
+    const begun = this.#begin(call);
+    if (!('tx' in begun)) return begun;
+    const { tool, args, argsText, tx, stepIndex } = begun;
+    const core = this.#core;
+    let outcome: SandboxOutcome | ToolResult;
+    core.busy = true;
+    try {
+      outcome =
+        tool.native !== undefined
+          ? this.#runNative(tool.native, args, tx, call, stepIndex)
+          : (core.sandbox as Sandbox).callSync(tool.sandboxIndex, argsText, tx);
+    } finally {
+      core.busy = false;
+      tx.close();
+    }
+    return this.#end(tool, call, tx, outcome);
+  }
+
+  // Everything a call is checked for before it runs; a failure, or what the run needs.
+  #begin(call: ToolCall): ToolResult | { tool: RuntimeTool; args: JsonObject; argsText: string; tx: Transaction; stepIndex: number } {
     const core = this.#core;
     if (core.busy) throw new EnvRuntimeError('E_REENTRANT', 'step() was called from inside a tool of the same environment');
     const stepIndex = this.#stepCount++;
@@ -255,17 +308,12 @@ export class Session {
       tickMs: core.tickMs,
       writeBudget: tool.native === undefined ? core.memoryLimitBytes : 0,
     });
-    let outcome: SandboxOutcome | ToolResult;
-    core.busy = true;
-    try {
-      outcome =
-        tool.native !== undefined
-          ? this.#runNative(tool.native, args, tx, call, stepIndex)
-          : (core.sandbox as Sandbox).callSync(tool.sandboxIndex, argsText, tx);
-    } finally {
-      core.busy = false;
-      tx.close();
-    }
+    return { tool, args, argsText, tx, stepIndex };
+  }
+
+  // Output checks, budgets and the commit of a call that ran.
+  #end(tool: RuntimeTool, call: ToolCall, tx: Transaction, outcome: SandboxOutcome | ToolResult): ToolResult {
+    const core = this.#core;
     if (!outcome.ok) return outcome;
     if (core.validateOutputs) {
       const validate = tool.outputValidator();
@@ -289,19 +337,11 @@ export class Session {
     if (typeof growth === 'string') return failure('state_limit', growth);
     this.#commit(tx);
     this.#growth += growth;
-    return { ok: true, output: (outcome as { output: JsonValue }).output };
+    return { ok: true, output: tx.settledOutput((outcome as { output: JsonValue }).output) };
   }
 
   #runNative(native: NativeTool, args: JsonObject, tx: Transaction, call: ToolCall, step: number): ToolResult {
-    const ctx: ToolContext = {
-      db: tx,
-      ids: tx,
-      clock: tx,
-      get rng() {
-        return tx.rng;
-      },
-      call: { id: call.id, name: call.name, step, arguments: call.arguments },
-    };
+    const ctx = new NativeContext(tx, { id: call.id, name: call.name, step, arguments: call.arguments });
     let output: unknown;
     try {
       output = native(args, ctx);
@@ -315,6 +355,16 @@ export class Session {
     }
     if (typeof output === 'object' && output !== null && typeof (output as { then?: unknown }).then === 'function') {
       return failure('output_invalid', 'the native tool returned a promise; native tools must be synchronous');
+    }
+    if (tx.edited.has(output as JsonObject)) {
+      // A record from `edit` (the usual write's answer): frozen with the call's other edits now,
+      // so that it is walked once; if that throws, the check below names the place.
+      try {
+        tx.freezeEdits();
+        output = tx.settledOutput(output as JsonObject);
+      } catch {
+        // findNonJson reports it; freezeEdits runs again before the commit.
+      }
     }
     const bad = findNonJson(output);
     if (bad !== undefined) return failure('output_invalid', `the output is not JSON: ${bad}`);
@@ -361,6 +411,8 @@ export class Session {
     const { pending } = tx;
     this.#idCount = tx.idCount;
     if (isEmptyOverlay(pending)) return;
+    const changed = changesState(this.#base, this.#overlay, pending);
+    if (changed) this.#changeCount += 1;
     if (this.#overlayShared) {
       this.#overlay = cloneOverlay(this.#overlay);
       this.#overlayShared = false;
@@ -374,27 +426,67 @@ export class Session {
       for (const [id, value] of changes) target.set(id, value);
     }
     for (const [key, value] of pending.values) this.#overlay.values.set(key, value);
-    this.#digest = undefined;
+    // Equal state, equal digest: a write that changed nothing keeps the cached one.
+    if (changed) {
+      this.#digest = undefined;
+      this.#state = undefined;
+    }
   }
 
   /**
-   * `stepSync` as a promise. When the sandbox is restarting after a fault, waits for it instead
-   * of answering `tool_error`.
+   * `stepSync` as a promise. A sandboxed tool runs in a worker thread: the event loop stays free
+   * while it runs, and a call past `timeoutMs` ends as `timeout` when its worker is terminated
+   * (the session unchanged). Steps of one session run one after another, in call order.
    */
   async step(call: ToolCall): Promise<ToolResult> {
     this.#assertOpen();
+    while (this.#running !== undefined) await this.#running;
+    this.#assertOpen();
     const tool = this.#core.tools.get(call.name);
-    if (tool !== undefined && tool.native === undefined) await this.#core.sandbox?.ready();
-    return this.stepSync(call);
+    const sandbox = this.#core.sandbox;
+    if (tool === undefined || tool.native !== undefined || sandbox === undefined) return this.stepSync(call);
+    const running = this.#stepSandboxed(call, sandbox);
+    const settled = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#running = settled;
+    try {
+      return await running;
+    } finally {
+      if (this.#running === settled) this.#running = undefined;
+    }
+  }
+
+  async #stepSandboxed(call: ToolCall, sandbox: Sandbox): Promise<ToolResult> {
+    await sandbox.ready();
+    this.#assertOpen();
+    const begun = this.#begin(call);
+    if (!('tx' in begun)) return begun;
+    const { tool, argsText, tx } = begun;
+    const epoch = this.#epoch;
+    let outcome: SandboxOutcome;
+    try {
+      outcome = await sandbox.call(tool.sandboxIndex, argsText, tx);
+    } finally {
+      tx.close();
+    }
+    // A reset, restore or close while the call ran: its state is gone, so nothing is committed.
+    if (epoch !== this.#epoch || this.closed) {
+      return outcome.ok ? failure('tool_error', 'the session was reset while the call ran; nothing was changed') : outcome;
+    }
+    return this.#end(tool, call, tx, outcome);
   }
 
   /**
    * The whole state, deep-frozen. Unchanged collections and records are the base's own
-   * objects (structural sharing); O(size of the changed collections).
+   * objects (structural sharing); O(size of the changed collections), then cached until a call
+   * changes the state.
    */
   state(): JsonObject {
     this.#assertOpen();
-    return materialize(this.#base, this.#overlay);
+    this.#state ??= materialize(this.#base, this.#overlay);
+    return this.#state;
   }
 
   /** An immutable snapshot of state and counters; O(1) (the overlay is copied on the next write). */
@@ -405,8 +497,9 @@ export class Session {
       this.#core,
       this.#base,
       this.#overlay,
-      { steps: this.#stepCount, ids: this.#idCount, resets: this.#resetCount, growth: this.#growth },
+      { steps: this.#stepCount, ids: this.#idCount, resets: this.#resetCount, growth: this.#growth, changes: this.#changeCount },
       this.#digest,
+      this.#state,
     );
   }
 
@@ -421,6 +514,7 @@ export class Session {
     this.#idCount = snapshot.idCount;
     this.#resetCount = snapshot.resetCount;
     this.#growth = snapshot.growth;
+    this.#changeCount = snapshot.changes;
   }
 
   /**
@@ -437,7 +531,9 @@ export class Session {
   /** Ends the session and drops its state; later calls throw `E_CLOSED`. */
   close(): void {
     this.#closed = true;
+    this.#epoch += 1;
     this.#overlay = emptyOverlay();
     this.#base = this.#core.base;
+    this.#state = undefined;
   }
 }

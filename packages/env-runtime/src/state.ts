@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from '@autoforge/core';
 import { isJsonObject } from '@autoforge/core';
 import { EnvRuntimeError } from './error.js';
-import { freezeOwnedJson, isFrozenJson, setOwn, toFrozenJson } from './frozen-json.js';
+import { freezeOwnedJson, isFrozenJson, jsonEqual, setOwn, toFrozenJson } from './frozen-json.js';
 
 /** Marks a record deleted in an overlay. */
 export const DELETED: unique symbol = Symbol('deleted');
@@ -37,17 +37,26 @@ const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnPropert
 /** One collection of a base state: a deep-frozen object of records keyed by id. */
 export class BaseCollection {
   readonly records: Readonly<Record<string, JsonObject>>;
-  private idList: readonly string[] | undefined;
+  private idList: string[] | undefined;
 
   constructor(records: Readonly<Record<string, JsonObject>>) {
     this.records = records;
   }
 
-  /** Record ids in the collection's key order. */
+  /** Record ids in the collection's key order (never changed: copy before changing). */
   get ids(): readonly string[] {
-    this.idList ??= Object.freeze(Object.keys(this.records));
+    // Not frozen: V8's fast paths for `slice` and spreads skip frozen arrays (ten times slower).
+    this.idList ??= Object.keys(this.records);
     return this.idList;
   }
+
+  /** The records in `ids` order (never changed: copy before changing). */
+  get values(): readonly JsonObject[] {
+    this.valueList ??= Object.values(this.records);
+    return this.valueList;
+  }
+
+  private valueList: JsonObject[] | undefined;
 
   get(id: string): JsonObject | undefined {
     return hasOwn(this.records, id) ? this.records[id] : undefined;
@@ -125,6 +134,29 @@ export function buildBase(
   const keys = Object.keys(root);
   for (const key of keys) if (!names.has(key)) values.set(key, root[key] as JsonValue);
   return new Base(root, Object.freeze(keys), collections, values);
+}
+
+/**
+ * True when applying `pending` on top of `base` + `overlay` changes the state's value (what its
+ * digest hashes): some written record or value differs from the one it replaces (deep equality,
+ * shared frozen subtrees compared by identity), or a deleted record existed. Decided from the
+ * write set alone, without hashing anything.
+ */
+export function changesState(base: Base, overlay: Overlay, pending: Overlay): boolean {
+  for (const [col, changes] of pending.records) {
+    const session = overlay.records.get(col);
+    const records = base.collections.get(col);
+    for (const [id, value] of changes) {
+      const layered = session?.get(id);
+      const before = layered !== undefined ? (layered === DELETED ? undefined : layered) : records?.get(id);
+      if (value === DELETED ? before !== undefined : before === undefined || !jsonEqual(value, before)) return true;
+    }
+  }
+  for (const [key, value] of pending.values) {
+    const before = overlay.values.has(key) ? overlay.values.get(key) : hasOwn(base.root, key) ? base.root[key] : undefined;
+    if (before === undefined || !jsonEqual(value, before)) return true;
+  }
+  return false;
 }
 
 /** Infers the collections of a seed state: keys whose value is an object of objects. */

@@ -1,11 +1,11 @@
 import type { JsonObject, JsonValue, Rng } from '@autoforge/core';
 import { createRng, isJsonObject } from '@autoforge/core';
-import { cloneMutable, freezeOwnedJson, isFrozenJson, jsonEqual, parseFrozenJson, toFrozenJson } from './frozen-json.js';
+import { cloneMutable, freezeEdited, isFrozenJson, jsonEqual, parseFrozenJson, toFrozenJson } from './frozen-json.js';
 import type { IdKey } from './ids.js';
 import { formatId } from './ids.js';
 import type { Base, BaseCollection, Overlay, RecordChange } from './state.js';
 import { DELETED, emptyOverlay, layersOf, mergedIds, resolveRecord } from './state.js';
-import type { Clock, Db, IdSource } from './tool-context.js';
+import type { Clock, Db, IdSource, ToolContext } from './tool-context.js';
 
 /** Thrown (as the call's failure) when a sandboxed call writes more than its memory budget. */
 export class WriteBudgetError extends Error {
@@ -27,6 +27,10 @@ export interface TransactionScope {
   /** Bytes of JSON a sandboxed call may write (0: no limit). */
   readonly writeBudget: number;
 }
+
+// What a call that wrote nothing (or edited nothing) shows; never written to.
+const NO_WRITES: Overlay = emptyOverlay();
+const NO_EDITS: ReadonlyMap<JsonObject, JsonObject> = new Map();
 
 // JSON texts of frozen records, for sandboxed reads.
 const jsonTexts = new WeakMap<object, string>();
@@ -63,9 +67,27 @@ function getPath(record: JsonValue, path: readonly string[]): JsonValue | undefi
  * succeeds; otherwise dropped.
  */
 export class Transaction implements Db, IdSource, Clock {
-  readonly pending: Overlay = emptyOverlay();
-  /** Mutable clones handed out by `edit`, frozen at commit. */
-  readonly edited = new Set<JsonObject>();
+  // Allocated on the first write (most calls are reads).
+  #pending: Overlay | undefined;
+  /**
+   * Mutable clones handed out by `edit`, with the frozen record each was cloned from; at commit
+   * each becomes its frozen settled value (see `freezeEdits`).
+   */
+  get edited(): ReadonlyMap<JsonObject, JsonObject> {
+    return this.#edited ?? NO_EDITS;
+  }
+
+  #edited: Map<JsonObject, JsonObject> | undefined;
+
+  /** The call's writes (an empty overlay while it wrote nothing). */
+  get pending(): Overlay {
+    return this.#pending ?? NO_WRITES;
+  }
+
+  #own(): Overlay {
+    this.#pending ??= emptyOverlay();
+    return this.#pending;
+  }
   idCount: number;
   /** Set when a sandboxed call exceeded its write budget; the call then fails. */
   overBudget = false;
@@ -89,22 +111,32 @@ export class Transaction implements Db, IdSource, Clock {
   }
 
   private collection(col: unknown, op: string): [string, BaseCollection] {
-    this.check(`db.${op}`);
+    if (!this.open) this.check(`db.${op}`);
     const name = keyOf(col, 'collection', op);
     const base = this.scope.collections.has(name) ? this.scope.base.collections.get(name) : undefined;
     if (base === undefined) throw new Error(`db.${op}: unknown collection "${name}"`);
     return [name, base];
   }
 
+  /** The call's view of one record: its writes, then the session's, then the base. */
+  private record(col: string, base: BaseCollection, id: string): JsonObject | undefined {
+    const mine = this.#pending?.records.get(col)?.get(id);
+    if (mine !== undefined) return mine === DELETED ? undefined : mine;
+    const session = this.scope.overlay.records.get(col)?.get(id);
+    if (session !== undefined) return session === DELETED ? undefined : session;
+    return base.get(id);
+  }
+
   private layers(col: string): ReadonlyMap<string, RecordChange>[] {
-    return layersOf(col, this.scope.overlay, this.pending);
+    return this.#pending === undefined ? layersOf(col, this.scope.overlay) : layersOf(col, this.scope.overlay, this.#pending);
   }
 
   private pendingOf(col: string): Map<string, RecordChange> {
-    let m = this.pending.records.get(col);
+    const { records } = this.#own();
+    let m = records.get(col);
     if (m === undefined) {
       m = new Map();
-      this.pending.records.set(col, m);
+      records.set(col, m);
     }
     return m;
   }
@@ -131,12 +163,12 @@ export class Transaction implements Db, IdSource, Clock {
 
   get(collection: string, id: string): JsonObject | undefined {
     const [col, base] = this.collection(collection, 'get');
-    return resolveRecord(base, this.layers(col), keyOf(id, 'id', 'get'));
+    return this.record(col, base, keyOf(id, 'id', 'get'));
   }
 
   has(collection: string, id: string): boolean {
     const [col, base] = this.collection(collection, 'has');
-    return resolveRecord(base, this.layers(col), keyOf(id, 'id', 'has')) !== undefined;
+    return this.record(col, base, keyOf(id, 'id', 'has')) !== undefined;
   }
 
   ids(collection: string): string[] {
@@ -147,6 +179,7 @@ export class Transaction implements Db, IdSource, Clock {
   all(collection: string): JsonObject[] {
     const [col, base] = this.collection(collection, 'all');
     const layers = this.layers(col);
+    if (layers.length === 0) return base.values.slice();
     return mergedIds(base, layers).map((id) => resolveRecord(base, layers, id) as JsonObject);
   }
 
@@ -182,7 +215,7 @@ export class Transaction implements Db, IdSource, Clock {
     const [col, base] = this.collection(collection, 'update');
     const key = keyOf(id, 'id', 'update');
     if (!isJsonObject(patch)) throw new TypeError('db.update: the patch must be a JSON object');
-    const current = resolveRecord(base, this.layers(col), key);
+    const current = this.record(col, base, key);
     if (current === undefined) throw new Error(`db.update: no record "${key}" in collection "${col}"`);
     const next = toFrozenJson({ ...current, ...patch }, `/${col}/${key}`) as JsonObject;
     this.pendingOf(col).set(key, next);
@@ -192,7 +225,7 @@ export class Transaction implements Db, IdSource, Clock {
   delete(collection: string, id: string): boolean {
     const [col, base] = this.collection(collection, 'delete');
     const key = keyOf(id, 'id', 'delete');
-    if (resolveRecord(base, this.layers(col), key) === undefined) return false;
+    if (this.record(col, base, key) === undefined) return false;
     this.pendingOf(col).set(key, DELETED);
     return true;
   }
@@ -203,7 +236,8 @@ export class Transaction implements Db, IdSource, Clock {
     if (this.scope.collections.has(k)) {
       throw new Error(`db.read: "${k}" is a collection; use db.get, db.ids or db.all`);
     }
-    if (this.pending.values.has(k)) return this.pending.values.get(k);
+    const pending = this.#pending;
+    if (pending !== undefined && pending.values.has(k)) return pending.values.get(k);
     if (this.scope.overlay.values.has(k)) return this.scope.overlay.values.get(k);
     return this.scope.base.values.get(k);
   }
@@ -213,28 +247,55 @@ export class Transaction implements Db, IdSource, Clock {
     const k = keyOf(key, 'key', 'write');
     if (this.scope.collections.has(k)) throw new Error(`db.write: "${k}" is a collection; use db.put`);
     if (value === undefined) throw new TypeError(`db.write: not JSON: undefined at /${k}`);
-    this.pending.values.set(k, toFrozenJson(value, `/${k}`));
+    this.#own().values.set(k, toFrozenJson(value, `/${k}`));
   }
 
   edit(collection: string, id: string): JsonObject {
     const [col, base] = this.collection(collection, 'edit');
     const key = keyOf(id, 'id', 'edit');
-    const current = resolveRecord(base, this.layers(col), key);
+    const current = this.record(col, base, key);
     if (current === undefined) throw new Error(`db.edit: no record "${key}" in collection "${col}"`);
-    if (this.edited.has(current)) return current;
+    if (this.#edited?.has(current) === true) return current;
     const clone = cloneMutable(current);
-    this.edited.add(clone);
+    (this.#edited ??= new Map()).set(clone, current);
     this.pendingOf(col).set(key, clone);
     return clone;
   }
 
-  /** Freezes the clones `edit` handed out. Throws a TypeError if one is no longer JSON. */
+  /**
+   * Freezes the clones `edit` handed out that are still the call's value of their record,
+   * sharing what the tool did not change (`freezeEdited`): a clone left unchanged commits the
+   * record it was cloned from. Throws a TypeError if one is no longer JSON.
+   */
   freezeEdits(): void {
+    const edited = this.#edited;
+    if (edited === undefined) return;
     for (const [col, changes] of this.pending.records) {
       for (const [id, value] of changes) {
-        if (value !== DELETED && this.edited.has(value)) freezeOwnedJson(value, `/${col}/${id}`);
+        if (value === DELETED) continue;
+        const original = edited.get(value);
+        if (original === undefined) continue;
+        const frozen = freezeEdited(value, original, `/${col}/${id}`);
+        if (frozen !== value) {
+          changes.set(id, frozen);
+          (this.#settled ??= new Map()).set(value, frozen);
+        }
       }
     }
+  }
+
+  // Clones that `freezeEdits` replaced by the record they were cloned from (they were unchanged).
+  #settled: Map<JsonObject, JsonObject> | undefined;
+
+  /**
+   * What the call answers for `output`: the committed record when the output is a clone from
+   * `edit` that was left unchanged (so that outputs stay the state's frozen records), else `output`.
+   */
+  settledOutput(output: JsonValue): JsonValue {
+    const settled = this.#settled;
+    return settled === undefined || typeof output !== 'object' || output === null || Array.isArray(output)
+      ? output
+      : (settled.get(output) ?? output);
   }
 
   // ---- ids, clock, rng ----------------------------------------------------------------------
@@ -360,5 +421,27 @@ export class Transaction implements Db, IdSource, Clock {
     this.guardBudget();
     this.charge(text.length);
     this.write(key, parseFrozenJson(text, `/${key}`));
+  }
+}
+
+/**
+ * The context of one native call. A class, not an object literal: a literal with a getter
+ * makes a closure and a slow property for every call.
+ */
+export class NativeContext implements ToolContext {
+  readonly db: Transaction;
+  readonly ids: Transaction;
+  readonly clock: Transaction;
+  readonly call: ToolContext['call'];
+
+  constructor(tx: Transaction, call: ToolContext['call']) {
+    this.db = tx;
+    this.ids = tx;
+    this.clock = tx;
+    this.call = call;
+  }
+
+  get rng(): Rng {
+    return this.db.rng;
   }
 }

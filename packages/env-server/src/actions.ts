@@ -5,6 +5,8 @@ import type { Judge } from '@autoforge/judge';
 import type { toOpenAITools } from '@autoforge/llm';
 import type { Episode, EpisodeLimits, EpisodeReward, UserConfig, UserSide, UserTurn } from './episode.js';
 import { createEpisode, episodeReward, episodeTrajectory, offersTool, recordAgentMessage, recordToolCall, ROLLOUT_LIMITS, showsAllTools, showsTool, userTurn } from './episode.js';
+import type { ServerBudgets } from './budgets.js';
+import { admitMessages, argumentsBytes, messageBytes } from './budgets.js';
 import type { ApiProblem } from './serve-error.js';
 import { problemError, ServeError } from './serve-error.js';
 import type { ManagedSession, SessionRegistry } from './sessions.js';
@@ -38,6 +40,10 @@ export interface ServerContext {
   /** Default limits of episodes with a simulated user. */
   limits: EpisodeLimits;
   version: string;
+  /** The server's budgets (bodies, arguments, messages, memory). */
+  budgets: ServerBudgets;
+  /** The memory guard: throws 503 `overloaded` when the process is over its memory budget. */
+  admit: () => void;
 }
 
 const TIMED_OUT = Symbol('timed out');
@@ -150,6 +156,7 @@ export async function openSession(
 ): Promise<Opened> {
   const loaded = ctx.envs.get(target.envId);
   if (loaded === undefined) throw new ServeError('unknown_env', `serve: unknown environment ${target.envId}`, { where: '/body/envId' });
+  ctx.admit();
   const { task } = target;
   const episode = newEpisode(ctx, loaded, task, target.user, 0, target.limits);
   const managed = need(ctx.sessions.open(loaded.environment, task, () => ctx.startSession(loaded.environment, task), episode, target.id === undefined ? {} : { id: target.id }));
@@ -166,6 +173,7 @@ export async function openSession(
  * config unless `user` replaces it (a new seed, say).
  */
 export async function resetSession(ctx: ServerContext, managed: ManagedSession, user?: Partial<UserConfig>): Promise<Opened> {
+  ctx.admit();
   const loaded = ctx.envs.get(managed.environment.id) as LoadedEnvironment;
   const previous = managed.episode.userConfig;
   const config = user === undefined ? previous : userConfig({ ...previous, ...user, kind: user.kind ?? previous?.kind ?? 'scripted' });
@@ -186,11 +194,15 @@ function notDone(managed: ManagedSession): void {
  * offer is answered as the session answers an unknown tool, without reaching it (as `rollout`
  * refuses it); a held-out tool runs.
  */
-export async function stepTool(ctx: ServerContext, managed: ManagedSession, call: ToolCall): Promise<{ result: ToolResult; stepIndex: number }> {
+export async function stepTool(ctx: ServerContext, managed: ManagedSession, call: ToolCall, where = '/body/arguments'): Promise<{ result: ToolResult; stepIndex: number }> {
   notDone(managed);
   const current = managed.session;
   const episode = managed.episode;
   const stepIndex = stepCountOf(managed);
+  // Budgets before anything is recorded: a refused request leaves the episode as it was.
+  ctx.admit();
+  const bytes = argumentsBytes(call.arguments, ctx.budgets, where) + Buffer.byteLength(call.name, 'utf8');
+  admitMessages(episode, 2, bytes, ctx.budgets, managed.id);
   if (!offersTool(episode, call.name)) {
     const refused: ToolResult = { ok: false, error: { code: 'unknown_tool', message: `unknown tool "${call.name}"` } };
     episode.refused += 1;
@@ -211,11 +223,13 @@ export async function stepTool(ctx: ServerContext, managed: ManagedSession, call
 }
 
 /** An agent message to the simulated user and the user's reply. */
-export async function sayToUser(managed: ManagedSession, content: string): Promise<UserTurn> {
+export async function sayToUser(ctx: ServerContext, managed: ManagedSession, content: string, where = '/body/content'): Promise<UserTurn> {
   notDone(managed);
   if (managed.episode.user === undefined) {
     throw new ServeError('no_user', `serve: session ${managed.id} has no simulated user (open it with POST /sessions {taskId, user})`);
   }
+  ctx.admit();
+  admitMessages(managed.episode, 2, messageBytes(content, ctx.budgets, where), ctx.budgets, managed.id);
   recordAgentMessage(managed.episode, content);
   try {
     return await userTurn(managed.episode, false, userSide(managed));
@@ -225,7 +239,9 @@ export async function sayToUser(managed: ManagedSession, content: string): Promi
 }
 
 /** Records a message the client's own user simulator or agent produced (no user turn). */
-export function recordMessage(managed: ManagedSession, role: 'assistant' | 'user', content: string): void {
+export function recordMessage(ctx: ServerContext, managed: ManagedSession, role: 'assistant' | 'user', content: string): void {
+  ctx.admit();
+  admitMessages(managed.episode, 1, messageBytes(content, ctx.budgets, '/body/content'), ctx.budgets, managed.id);
   if (role === 'assistant') recordAgentMessage(managed.episode, content);
   else managed.episode.messages.push({ role, content });
 }

@@ -17,7 +17,7 @@ export const SHARED_SCHEMAS = [
           code: {
             type: 'string',
             description:
-              'bad_request, unauthorized, not_found, unknown_session, unknown_task, unknown_env, session_closed, session_expired, episode_timeout, no_task, episode_done, no_user, no_model, no_expert, payload_too_large, unsupported_media_type, session_cap, call_timeout, user_failed, judge_failed, internal',
+              'bad_request, unauthorized, not_found, unknown_session, unknown_task, unknown_env, session_closed, session_expired, episode_timeout, no_task, episode_done, no_user, no_model, no_expert, payload_too_large, unsupported_media_type, too_deep, message_limit, session_cap, overloaded, call_timeout, user_failed, judge_failed, internal',
           },
           message: { type: 'string' },
           location: { type: 'string', description: 'where in the request: /body/name, /query/limit, body:1:17' },

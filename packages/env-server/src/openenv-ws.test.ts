@@ -147,6 +147,17 @@ describe('OpenEnv /ws', () => {
     other.socket.destroy();
   });
 
+  it('a message nested past maxBodyDepth is a VALIDATION_ERROR (too_deep, located) before it is parsed; the connection plays on', async () => {
+    const { url } = await serve();
+    const ws = (await connect(url)) as Client;
+    const deep = `{"type":"step","data":${'['.repeat(3000)}${']'.repeat(3000)}}`;
+    const answer = await ws.request(deep);
+    expect(answer).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR', serve_code: 'too_deep' } });
+    expect((answer.data as { message: string }).message).toContain('message:1:150: the message nests deeper than 128 levels');
+    expect(await ws.request({ type: 'reset', data: { task_id: 'notes/task-2' } })).toMatchObject({ type: 'observation' });
+    ws.socket.destroy();
+  });
+
   it('reads fragmented messages, answers pings, and closes on an unmasked frame (1002)', async () => {
     const { url } = await serve();
     const ws = (await connect(url)) as Client;

@@ -7,6 +7,7 @@ import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { OPENENV_SCHEMAS } from './api-schemas.js';
 import type { ServerContext } from './actions.js';
+import { checkBodyDepth } from './budgets.js';
 import type { Action, OpenEnvHandlers, ResetBody } from './openenv.js';
 import { ServeError } from './serve-error.js';
 import type { ManagedSession } from './sessions.js';
@@ -16,7 +17,7 @@ import { acceptWebSocket } from './websocket.js';
 function wsCode(error: unknown): string {
   if (error instanceof ServeError) {
     if (error.code === 'session_cap') return 'CAPACITY_REACHED';
-    if (error.code === 'bad_request') return 'VALIDATION_ERROR';
+    if (error.code === 'bad_request' || error.code === 'too_deep' || error.code === 'payload_too_large' || error.code === 'message_limit') return 'VALIDATION_ERROR';
     if (error.code === 'unknown_session' || error.code === 'session_closed' || error.code === 'session_expired' || error.code === 'episode_timeout') return 'SESSION_ERROR';
   }
   return 'EXECUTION_ERROR';
@@ -57,6 +58,11 @@ export function registerOpenEnvWebSocket(app: FastifyInstance, ctx: ServerContex
     };
     const handle = async (text: string): Promise<string | undefined> => {
       let message: { type?: unknown; data?: unknown };
+      try {
+        checkBodyDepth(text, ctx.budgets, 'message');
+      } catch (e) {
+        return error((e as Error).message, 'VALIDATION_ERROR', { serve_code: 'too_deep' });
+      }
       try {
         message = JSON.parse(text) as typeof message;
       } catch (e) {

@@ -10,6 +10,7 @@ import { observationText } from '@autoforge/env-runtime';
 import { toOpenAIMessages } from '@autoforge/llm';
 import type { FastifyInstance } from 'fastify';
 import type { LoadedEnvironment, ServerContext } from './actions.js';
+import { argumentsBytes } from './budgets.js';
 import { emptyBody, need, openSession, resetSession, rewardOf, sayToUser, stepCountOf, stepTool, userConfig, visibleTools, visibleToolSpecs } from './actions.js';
 import { OPENENV_SCHEMAS } from './api-schemas.js';
 import type { UserConfig } from './episode.js';
@@ -192,7 +193,7 @@ export function registerOpenEnvRoutes(app: FastifyInstance, ctx: ServerContext, 
       return { observation: observationOf(managed, loaded, from, { tools: visibleTools(loaded, managed) }), ...rewardDone(managed) };
     }
     if (action.type === 'message') {
-      const turn = await sayToUser(managed, action.content);
+      const turn = await sayToUser(ctx, managed, action.content, '/body/action/content');
       return {
         observation: observationOf(managed, loaded, from, {
           content: turn.content,
@@ -208,7 +209,7 @@ export function registerOpenEnvRoutes(app: FastifyInstance, ctx: ServerContext, 
       name: action.tool_name,
       arguments: typeof args === 'string' ? args : JSON.stringify(args),
     };
-    const { result } = await stepTool(ctx, managed, call);
+    const { result } = await stepTool(ctx, managed, call, '/body/action/arguments');
     return { observation: observationOf(managed, loaded, from, toolFields(action.tool_name, result)), ...rewardDone(managed) };
   };
 
@@ -275,11 +276,13 @@ export function registerOpenEnvRoutes(app: FastifyInstance, ctx: ServerContext, 
           if (sessionId !== undefined) {
             const managed = inSession();
             if (!('episode' in managed)) return managed;
-            result = (await stepTool(ctx, managed as ManagedSession, call)).result;
+            result = (await stepTool(ctx, managed as ManagedSession, call, '/params/arguments')).result;
           } else {
             // Stateless, as OpenEnv's /mcp without a session: a fresh session on the seed state.
             const loaded = envFor(params);
             if (typeof loaded === 'string') return rpcError(id, RPC.INVALID_PARAMS, loaded);
+            ctx.admit();
+            argumentsBytes(call.arguments, ctx.budgets, '/params/arguments');
             const throwaway = loaded.environment.createSession();
             try {
               result = await throwaway.step(call);

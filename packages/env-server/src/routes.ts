@@ -140,7 +140,7 @@ export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.post<{ Params: SessionParams; Body: { content: string } }>('/sessions/:id/user', { schema: ROUTE_SCHEMAS.userTurn }, async (request) => {
     const managed = session(request.params.id);
-    const turn = await sayToUser(managed, request.body.content);
+    const turn = await sayToUser(ctx, managed, request.body.content);
     return { ...turn, done: managed.episode.termination !== undefined, termination: managed.episode.termination ?? null };
   });
 
@@ -149,7 +149,7 @@ export function registerRoutes(app: FastifyInstance, ctx: ServerContext): void {
     { schema: ROUTE_SCHEMAS.postMessage },
     async (request) => {
       const managed = session(request.params.id);
-      recordMessage(managed, request.body.role, request.body.content);
+      recordMessage(ctx, managed, request.body.role, request.body.content);
       return { messages: managed.episode.messages.length, done: managed.episode.termination !== undefined };
     },
   );

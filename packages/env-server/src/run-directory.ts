@@ -4,6 +4,7 @@ import type { Task } from '@autoforge/core';
 import { isJsonObject } from '@autoforge/core';
 import type { EnvironmentSpec } from '@autoforge/env-runtime';
 import { validateEnvironmentSpec } from '@autoforge/env-runtime';
+import { tooDeepAt } from './budgets.js';
 import { ServeError } from './serve-error.js';
 import type { ServeCatalog } from './server.js';
 
@@ -43,6 +44,35 @@ export async function findPolicy(toolDoc: string, options: { file?: string | und
   return undefined;
 }
 
+// Deeper than this, a task's initial state or arguments would overflow recursive readers.
+const MAX_TASK_DEPTH = 256;
+
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The first problem (`/pointer: what`) of a task's fields beyond the required strings, or `undefined`. */
+function taskProblem(task: Partial<Task>): string | undefined {
+  for (const key of ['id', 'envId'] as const) {
+    const id = task[key] as string;
+    if (id === '') return `/${key}: empty`;
+    if (LONE_SURROGATE.test(id)) return `/${key}: holds a lone surrogate (not valid Unicode; UTF-8 cannot carry it)`;
+  }
+  if (!Array.isArray(task.userFacts)) return '/userFacts: missing or not an array';
+  if (!Array.isArray(task.goldCalls)) return '/goldCalls: missing or not an array';
+  for (const [k, fact] of task.userFacts.entries()) {
+    if (!isJsonObject(fact as unknown) || typeof fact.key !== 'string' || typeof fact.description !== 'string') return `/userFacts/${k}: needs key and description (strings) and a value`;
+  }
+  for (const [k, call] of task.goldCalls.entries()) {
+    if (!isJsonObject(call as unknown) || typeof call.name !== 'string' || !isJsonObject(call.arguments as unknown)) return `/goldCalls/${k}: needs name (a string) and arguments (an object)`;
+  }
+  if (task.initialState !== undefined && !isJsonObject(task.initialState)) return '/initialState: not an object';
+  for (const key of ['tools', 'heldOutTools'] as const) {
+    const names = task[key];
+    if (names !== undefined && (!Array.isArray(names) || names.some((n) => typeof n !== 'string'))) return `/${key}: not an array of tool names`;
+  }
+  return undefined;
+}
+
 /**
  * Reads what a run directory (from `autoforge synth`) serves: every `envs/*.json` spec
  * (validated), `tasks.jsonl` (absent: no tasks, sessions on environments only) and
@@ -67,7 +97,10 @@ export async function loadRunDirectory(dir: string, options: { shown?: string } 
     const where = `${shown}/envs/${f}`;
     let value: unknown;
     try {
-      value = JSON.parse(await readFile(join(dir, 'envs', f), 'utf8'));
+      const text = await readFile(join(dir, 'envs', f), 'utf8');
+      const deep = tooDeepAt(text, MAX_TASK_DEPTH);
+      if (deep !== undefined) throw new Error(`nested deeper than ${MAX_TASK_DEPTH} levels at character ${deep + 1}`);
+      value = JSON.parse(text);
     } catch (e) {
       fail(`${where}: invalid JSON (${(e as Error).message})`);
     }
@@ -102,6 +135,12 @@ export async function loadRunDirectory(dir: string, options: { shown?: string } 
     ) {
       fail(`${shown}/tasks.jsonl:${i + 1}: not a task (needs id, envId, intent, expectedFinalDigest, requiredOutputs)`);
     }
+    // What sessions on the task read later: checked now, so that a broken line is an error at
+    // start-up rather than a 500 on every request for it.
+    const problem = taskProblem(task);
+    if (problem !== undefined) fail(`${shown}/tasks.jsonl:${i + 1}: ${problem}`);
+    const deep = tooDeepAt(line, MAX_TASK_DEPTH);
+    if (deep !== undefined) fail(`${shown}/tasks.jsonl:${i + 1}:${deep + 1}: the task nests deeper than ${MAX_TASK_DEPTH} levels`);
     if (!specs.some((s) => s.id === task.envId)) fail(`${shown}/tasks.jsonl:${i + 1}: task ${task.id as string}: no environment ${task.envId as string} in envs/`);
     if (seen.has(task.id as string)) fail(`${shown}/tasks.jsonl:${i + 1}: task ${task.id as string} appears twice`);
     seen.add(task.id as string);

@@ -10,9 +10,17 @@ import { AutoForgeError } from '@autoforge/core';
  * - 409 `session_closed` (closed by `DELETE`), `session_expired` (reaped after the idle
  *   time-out), `episode_timeout` (older than the episode time-out; closed), `no_task` (a reward
  *   was asked of a session opened for an environment, not a task).
- * - 413 `payload_too_large`, 415 `unsupported_media_type`.
+ * - 408 (sent by node:http, no body) — the request's headers or body did not arrive within
+ *   `headersTimeoutMs` / `requestTimeoutMs`; the connection is dropped.
+ * - 413 `payload_too_large` (the body, a message or a call's arguments over its budget), 415
+ *   `unsupported_media_type`.
+ * - 422 `too_deep` — a body or a call's arguments nest deeper than `maxBodyDepth` /
+ *   `maxArgumentsDepth`; `message_limit` — the episode holds `maxMessages` messages or
+ *   `maxEpisodeBytes` of client text (reset it or open another session).
  * - 429 `session_cap` — the server already holds `maxSessions` open sessions.
  * - 502 `user_failed` / `judge_failed` — the simulated user or the judge threw (an LLM endpoint down).
+ * - 503 `overloaded` — the process is over its memory budget (`maxRssBytes`, `maxHeapBytes`):
+ *   new sessions, resets, steps and messages wait (`Retry-After: 1`); reads and closes answer.
  * - 504 `call_timeout` — a step did not finish within `callTimeoutMs`.
  * - 500 `internal` — a bug; the message is generic, the details go to the log.
  * - `invalid_options` — thrown (never sent) when `createEnvironmentServer` gets bad options or
@@ -36,7 +44,10 @@ export type ServeErrorCode =
   | 'no_expert'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'too_deep'
+  | 'message_limit'
   | 'session_cap'
+  | 'overloaded'
   | 'call_timeout'
   | 'user_failed'
   | 'judge_failed'
@@ -61,7 +72,10 @@ const STATUS: Record<ServeErrorCode, number> = {
   no_expert: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  too_deep: 422,
+  message_limit: 422,
   session_cap: 429,
+  overloaded: 503,
   call_timeout: 504,
   user_failed: 502,
   judge_failed: 502,

@@ -21,6 +21,8 @@ import { registerOpenEnvWebSocket } from './openenv-ws.js';
 import { registerEpisodeRoutes, registerRoutes, registerServerRoutes } from './routes.js';
 import type { ApiProblem } from './serve-error.js';
 import { ServeError, statusOf } from './serve-error.js';
+import type { ServerBudgets } from './budgets.js';
+import { checkBodyDepth, createMemoryGuard, DEFAULT_SERVER_BUDGETS, defaultMaxHeapBytes, lineColumn } from './budgets.js';
 import { SessionRegistry } from './sessions.js';
 import { VERSION } from './version.js';
 
@@ -77,6 +79,26 @@ export interface EnvironmentServerOptions {
   limits?: Partial<EpisodeLimits>;
   /** The version in `/health` and the OpenAPI document. Default: this package's. */
   version?: string;
+  /** Longest wait for a request's headers; slower connections get 408 and are dropped. Default 10,000. */
+  headersTimeoutMs?: number;
+  /** Longest wait for a whole request, body included (slow bodies: 408, connection dropped). Default 30,000. */
+  requestTimeoutMs?: number;
+  /** Deepest nesting of a request body or `/ws` message (422 `too_deep` beyond, located `body:line:column`). Default 128. */
+  maxBodyDepth?: number;
+  /** Largest arguments of one tool call in UTF-8 bytes (413 beyond). Default 1 MiB. */
+  maxArgumentsBytes?: number;
+  /** Deepest nesting of one tool call's arguments (422 `too_deep` beyond). Default 64. */
+  maxArgumentsDepth?: number;
+  /** Most messages one episode holds (422 `message_limit` beyond; a step adds two). Default 1000. */
+  maxMessages?: number;
+  /** Largest message a client sends (`/user`, `/messages`, OpenEnv `message`) in UTF-8 bytes (413 beyond). Default 256 KiB. */
+  maxMessageBytes?: number;
+  /** Most bytes a client sends into one episode, messages and arguments together (422 `message_limit` beyond). Default 16 MiB. */
+  maxEpisodeBytes?: number;
+  /** Resident set size above which new sessions, resets, steps and messages answer 503 `overloaded`. Default 4 GiB. */
+  maxRssBytes?: number;
+  /** V8 heap in use above which the same answer 503 `overloaded`. Default 90% of V8's heap limit. */
+  maxHeapBytes?: number;
 }
 
 /** A running (or ready to listen) environment server. */
@@ -101,15 +123,10 @@ function positive(name: string, value: number | undefined, fallback: number, max
   return value;
 }
 
-/** Line and column (1-based) of a character offset. */
-function lineColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return `${line}:${offset - before.lastIndexOf('\n')}`;
-}
-
-function parseJsonBody(text: string): unknown {
+function parseJsonBody(text: string, budgets: ServerBudgets): unknown {
   if (text.trim() === '') return undefined;
+  // Before parsing: a body nested too deep would overflow the stack of whatever walks it next.
+  checkBodyDepth(text, budgets);
   try {
     return JSON.parse(text);
   } catch (e) {
@@ -176,6 +193,22 @@ export async function createEnvironmentServer(catalog: ServeCatalog, options: En
     maxToolCalls: positive('limits.maxToolCalls', options.limits?.maxToolCalls, ROLLOUT_LIMITS.maxToolCalls, 1_000_000),
   };
   const version = options.version ?? VERSION;
+  const MAX_BYTES = Number.MAX_SAFE_INTEGER;
+  const budgets: ServerBudgets = {
+    maxBodyDepth: positive('maxBodyDepth', options.maxBodyDepth, DEFAULT_SERVER_BUDGETS.maxBodyDepth, 10_000),
+    maxArgumentsBytes: positive('maxArgumentsBytes', options.maxArgumentsBytes, DEFAULT_SERVER_BUDGETS.maxArgumentsBytes, 2 ** 30),
+    maxArgumentsDepth: positive('maxArgumentsDepth', options.maxArgumentsDepth, DEFAULT_SERVER_BUDGETS.maxArgumentsDepth, 10_000),
+    maxMessages: positive('maxMessages', options.maxMessages, DEFAULT_SERVER_BUDGETS.maxMessages, 10_000_000),
+    maxMessageBytes: positive('maxMessageBytes', options.maxMessageBytes, DEFAULT_SERVER_BUDGETS.maxMessageBytes, 2 ** 30),
+    maxEpisodeBytes: positive('maxEpisodeBytes', options.maxEpisodeBytes, DEFAULT_SERVER_BUDGETS.maxEpisodeBytes, MAX_BYTES),
+    maxRssBytes: positive('maxRssBytes', options.maxRssBytes, DEFAULT_SERVER_BUDGETS.maxRssBytes, MAX_BYTES),
+    maxHeapBytes: positive('maxHeapBytes', options.maxHeapBytes, defaultMaxHeapBytes(), MAX_BYTES),
+  };
+  const headersTimeoutMs = positive('headersTimeoutMs', options.headersTimeoutMs, 10_000, MAX_TIMER_MS);
+  const requestTimeoutMs = positive('requestTimeoutMs', options.requestTimeoutMs, 30_000, MAX_TIMER_MS);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ServeError('invalid_options', `createEnvironmentServer: headersTimeoutMs (${headersTimeoutMs}) must not exceed requestTimeoutMs (${requestTimeoutMs})`);
+  }
   if (options.token !== undefined && options.token.trim() === '') {
     throw new ServeError('invalid_options', 'createEnvironmentServer: token must not be empty (omit it to turn auth off)');
   }
@@ -193,6 +226,9 @@ export async function createEnvironmentServer(catalog: ServeCatalog, options: En
       if (envs.has(spec.id)) throw new ServeError('invalid_options', `createEnvironmentServer: environment ${spec.id} appears twice`);
       const environment = await createEnvironment(spec, {
         validateSeed: false,
+        // The session checks a call's arguments again; its budgets follow the server's unless set.
+        maxArgumentsBytes: budgets.maxArgumentsBytes,
+        maxArgumentsDepth: budgets.maxArgumentsDepth,
         ...options.environment,
         timeoutMs: Math.min(options.environment?.timeoutMs ?? 1000, callTimeoutMs),
       });
@@ -222,14 +258,23 @@ export async function createEnvironmentServer(catalog: ServeCatalog, options: En
   const sessions = new SessionRegistry({ maxSessions, idleTimeoutMs, episodeTimeoutMs });
   const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false });
   const queryAjv = new Ajv({ allErrors: false, coerceTypes: true, useDefaults: true, removeAdditional: false, strict: false });
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit, return503OnClosing: true });
+  // node:http enforces both time-outs (408, connection closed) on a timer that runs every
+  // `connectionsCheckingInterval` ms (30 s by default, too coarse for short time-outs).
+  const checkEvery = Math.max(10, Math.min(1000, Math.floor(headersTimeoutMs / 4)));
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit,
+    return503OnClosing: true,
+    requestTimeout: requestTimeoutMs,
+    http: { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: checkEvery },
+  });
   // Bodies are checked as sent (no type coercion); only query strings are coerced ("10" → 10).
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'querystring' ? queryAjv : ajv).compile(schema));
   // JSON only: other media types (fastify parses text/plain by default) answer 415.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request: FastifyRequest, body: string | Buffer, done) => {
     try {
-      done(null, parseJsonBody(body.toString()));
+      done(null, parseJsonBody(body.toString(), budgets));
     } catch (e) {
       done(e as Error, undefined);
     }
@@ -240,7 +285,7 @@ export async function createEnvironmentServer(catalog: ServeCatalog, options: En
     const problem = problemOf(error);
     if (problem.code === 'internal') request.log.error(error);
     if (problem.code === 'unauthorized') void reply.header('www-authenticate', 'Bearer');
-    if (problem.code === 'session_cap') void reply.header('retry-after', '1');
+    if (problem.code === 'session_cap' || problem.code === 'overloaded') void reply.header('retry-after', '1');
     void reply.code(statusOf(problem.code)).send({ error: problem });
   });
   app.setNotFoundHandler((request, reply) => {
@@ -284,6 +329,8 @@ export async function createEnvironmentServer(catalog: ServeCatalog, options: En
     expertFor: catalog.expertFor,
     limits,
     version,
+    budgets,
+    admit: createMemoryGuard(budgets),
   };
   registerServerRoutes(app, context);
   registerEpisodeRoutes(app, context);

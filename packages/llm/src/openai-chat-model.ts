@@ -1,12 +1,7 @@
 import type { Message } from '@autoforge/core';
 import { digest } from '@autoforge/core';
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  OpenAI,
-} from 'openai';
+import type * as OpenAISdkModule from 'openai';
+import type { OpenAI } from 'openai';
 import pLimit from 'p-limit';
 import type { ChatModel, ChatReply, CompleteOptions } from './chat-model.js';
 import { LlmError } from './llm-error.js';
@@ -24,6 +19,17 @@ import { withRetries } from './retry.js';
 import { createStreamAccumulator } from './stream-accumulator.js';
 
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+type OpenAISdk = typeof OpenAISdkModule;
+// The SDK loads with a model's first request, not with this package: a program that imports
+// `@autoforge/llm` for its types, `completeJson` or the formats, or that never calls a model,
+// does not pay for it.
+let sdkLoading: Promise<OpenAISdk> | undefined;
+let sdk: OpenAISdk | undefined;
+function loadSdk(): Promise<OpenAISdk> {
+  sdkLoading ??= import('openai').then((loaded) => (sdk = loaded));
+  return sdkLoading;
+}
 
 /** Options of {@link createOpenAIChatModel}. Options win over environment variables. */
 export interface OpenAIChatModelOptions {
@@ -117,19 +123,28 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions = {}): Ope
   const cache: ResponseCache | undefined = options.cache ? createFileCache(options.cache.dir) : undefined;
   const endpoint = `${baseURL}/chat/completions`;
   const limit = pLimit(concurrency);
-  const client = new OpenAI({
-    apiKey,
-    baseURL,
-    organization: null,
-    project: null,
-    // Retries and time-outs are ours (backoff with jitter, retry-after caps, typed errors).
-    maxRetries: 0,
-    timeout: timeoutMs + 1000,
-    logLevel: 'off',
-    ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
-  });
+  let clientLoading: Promise<OpenAI> | undefined;
+  const openClient = (): Promise<OpenAI> => {
+    clientLoading ??= loadSdk().then(
+      ({ OpenAI }) =>
+        new OpenAI({
+          apiKey,
+          baseURL,
+          organization: null,
+          project: null,
+          // Retries and time-outs are ours (backoff with jitter, retry-after caps, typed errors).
+          maxRetries: 0,
+          timeout: timeoutMs + 1000,
+          logLevel: 'off',
+          ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
+        }),
+    );
+    return clientLoading;
+  };
 
   async function attemptOnce(body: Body, signal: AbortSignal | undefined): Promise<ChatReply> {
+    // Before the attempt's clock starts: loading the SDK is no part of the server's answer time.
+    const client = await openClient();
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -217,6 +232,8 @@ function requestBody(model: string, messages: readonly Message[], options: Compl
 function toLlmError(error: unknown, endpoint: string): LlmError {
   if (error instanceof LlmError) return error;
   const where = `llm: POST ${endpoint}`;
+  // The SDK is loaded: every error that reaches here comes from a request made with it.
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = sdk as OpenAISdk;
   if (error instanceof APIUserAbortError) {
     return new LlmError('E_ABORTED', `${where}: aborted`, { cause: error, endpoint });
   }

@@ -1,8 +1,17 @@
+import { createRequire } from 'node:module';
 import { parsePointer } from '@autoforge/core';
-import jsonc from 'jsonc-parser';
+import type * as Jsonc from 'jsonc-parser';
+import type * as Yaml from 'yaml';
 import type { Document, Pair, Node as YamlNode, YAMLMap } from 'yaml';
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { IssueList } from './issue.js';
+
+// yaml and jsonc-parser load with the first YAML document or JSON text read here, not with the
+// package: a tool doc given as a value (as the benchmark adapters give theirs) needs neither.
+const requireLib = createRequire(import.meta.url);
+let yamlLib: typeof Yaml | undefined;
+let jsoncLib: typeof Jsonc | undefined;
+const yaml = (): typeof Yaml => (yamlLib ??= requireLib('yaml') as typeof Yaml);
+const jsonc = (): typeof Jsonc => (jsoncLib ??= requireLib('jsonc-parser') as typeof Jsonc);
 
 /** A 1-based line and column. */
 export interface Position {
@@ -86,9 +95,9 @@ function safePointer(pointer: string): string[] | undefined {
 }
 
 // Objects with thousands of keys (an OpenAPI `paths` map) would make every lookup a scan.
-const propertyIndex = new WeakMap<jsonc.Node, Map<string, jsonc.Node>>();
+const propertyIndex = new WeakMap<Jsonc.Node, Map<string, Jsonc.Node>>();
 
-function propertyOf(node: jsonc.Node, key: string): jsonc.Node | undefined {
+function propertyOf(node: Jsonc.Node, key: string): Jsonc.Node | undefined {
   let index = propertyIndex.get(node);
   if (index === undefined) {
     index = new Map();
@@ -103,11 +112,11 @@ function propertyOf(node: jsonc.Node, key: string): jsonc.Node | undefined {
 }
 
 /** Offset of the deepest node on `tokens` in a jsonc-parser tree (a property's key when the last step was a key). */
-function jsonOffset(root: jsonc.Node, tokens: readonly string[]): number {
+function jsonOffset(root: Jsonc.Node, tokens: readonly string[]): number {
   let node = root;
   let offset = root.offset;
   for (const token of tokens) {
-    let next: jsonc.Node | undefined;
+    let next: Jsonc.Node | undefined;
     let at: number | undefined;
     if (node.type === 'object') {
       const property = propertyOf(node, token);
@@ -124,9 +133,9 @@ function jsonOffset(root: jsonc.Node, tokens: readonly string[]): number {
   return offset;
 }
 
-function jsonTree(text: string): jsonc.Node | undefined {
+function jsonTree(text: string): Jsonc.Node | undefined {
   try {
-    return jsonc.parseTree(text, [], { disallowComments: true, allowTrailingComma: false });
+    return jsonc().parseTree(text, [], { disallowComments: true, allowTrailingComma: false });
   } catch {
     // Deeply nested text can exhaust the stack of jsonc-parser's recursive descent.
     return undefined;
@@ -139,17 +148,17 @@ function camelToWords(text: string): string {
 
 /** Where and why a JSON text fails to parse. */
 function jsonSyntaxError(text: string, cause: unknown): { offset: number; detail: string } {
-  let first: jsonc.ParseError | undefined;
+  let first: Jsonc.ParseError | undefined;
   try {
-    const errors: jsonc.ParseError[] = [];
-    jsonc.parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    const errors: Jsonc.ParseError[] = [];
+    jsonc().parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
     first = errors[0];
   } catch {
     first = undefined;
   }
   const atEnd = (offset: number) => text.slice(offset).trim() === '';
   if (first) {
-    const what = camelToWords(jsonc.printParseErrorCode(first.error));
+    const what = camelToWords(jsonc().printParseErrorCode(first.error));
     return {
       offset: first.offset,
       detail: `invalid JSON: ${what}${atEnd(first.offset) ? ' (the text ends early: truncated?)' : ''}`,
@@ -195,7 +204,7 @@ export function duplicateKeys(text: string, max: number): { key: string; offset:
 function parseJson(text: string, lines: LineIndex, issues: IssueList): ParsedText | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    let tree: jsonc.Node | undefined | null = null;
+    let tree: Jsonc.Node | undefined | null = null;
     const locate: Locator = (pointer) => {
       if (tree === null) tree = jsonTree(text);
       const tokens = safePointer(pointer);
@@ -253,7 +262,7 @@ function parseJsonLines(text: string, lines: LineIndex, issues: IssueList): Pars
     }
   }
   if (failed) return undefined;
-  const trees = new Map<number, jsonc.Node | undefined>();
+  const trees = new Map<number, Jsonc.Node | undefined>();
   const locate: Locator = (pointer) => {
     const tokens = safePointer(pointer);
     if (tokens === undefined) return undefined;
@@ -277,7 +286,7 @@ function parseJsonLines(text: string, lines: LineIndex, issues: IssueList): Pars
 const pairIndex = new WeakMap<object, Map<string, Pair>>();
 
 function yamlKeyName(key: unknown): string {
-  if (isScalar(key)) return String(key.value ?? '');
+  if (yaml().isScalar(key)) return String(key.value ?? '');
   return key === null || key === undefined ? '' : String(key);
 }
 
@@ -295,14 +304,14 @@ function yamlOffset(doc: Document, tokens: readonly string[]): number | undefine
   let node: unknown = doc.contents;
   let offset = (node as YamlNode | null)?.range?.[0];
   for (const token of tokens) {
-    if (isAlias(node)) node = node.resolve(doc);
+    if (yaml().isAlias(node)) node = node.resolve(doc);
     let next: unknown;
     let at: number | undefined;
-    if (isMap(node)) {
+    if (yaml().isMap(node)) {
       const pair = pairOf(node, token);
       next = pair?.value;
-      at = isScalar(pair?.key) ? pair.key.range?.[0] : (next as YamlNode | null)?.range?.[0];
-    } else if (isSeq(node) && /^(0|[1-9]\d*)$/.test(token)) {
+      at = yaml().isScalar(pair?.key) ? pair.key.range?.[0] : (next as YamlNode | null)?.range?.[0];
+    } else if (yaml().isSeq(node) && /^(0|[1-9]\d*)$/.test(token)) {
       next = node.items[Number(token)];
       at = (next as YamlNode | null)?.range?.[0];
     }
@@ -315,8 +324,8 @@ function yamlOffset(doc: Document, tokens: readonly string[]): number | undefine
 }
 
 function parseYaml(text: string, options: ParseTextOptions, issues: IssueList): ParsedText | undefined {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  const lineCounter = new (yaml().LineCounter)();
+  const doc = yaml().parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
   const position = (offset: number): Position => {
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };

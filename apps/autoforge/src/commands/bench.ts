@@ -4,17 +4,16 @@ import { join, resolve } from 'node:path';
 import type { Agent, Task, UserSimulator } from '@autoforge/core';
 import type { BenchAdapter } from '@autoforge/bench-adapters';
 import { BENCHMARKS, createBenchAdapter, createOracleAgent, replayTask, runBenchmark } from '@autoforge/bench-adapters';
-import { createOpenAIAgent } from '@autoforge/llm';
-import { createLLMUser } from '@autoforge/user-sim';
-import { createReferencePolicy, loadCheckpoint, selectBackend } from '@autoforge/erpo/tfjs';
+import type { BENCH_AGENTS } from '../cli-options.js';
 import { CliError } from '../errors.js';
 import { writeBenchRun } from '../bench-run.js';
 import type { CliIo } from '../io.js';
 import type { ModelFlags, RunModels } from '../llm-options.js';
 import { modelConfig, runModels } from '../llm-options.js';
 
-/** The agents `autoforge bench eval` can run. */
-export const BENCH_AGENTS = ['oracle', 'openai', 'reference'] as const;
+// The agents `autoforge bench eval` can run (defined beside the other option choices). The
+// agents' and users' packages (tfjs, the OpenAI client) load only when an eval asks for them.
+export { BENCH_AGENTS } from '../cli-options.js';
 
 /** Options of `autoforge bench replay` (the judge's model flags for benchmarks graded by an LLM). */
 export interface BenchReplayCommandOptions extends ModelFlags {
@@ -111,14 +110,18 @@ export function benchListCommand(io: CliIo): void {
 export async function benchReplayCommand(name: string, options: BenchReplayCommandOptions, io: CliIo): Promise<void> {
   const models = benchModels(name, undefined, options, io);
   const adapter = adapterFor(name, options.data, io, models);
-  for (const task of await tasksOf(adapter, options.split)) {
+  // Loading the tasks replays each one's gold calls once (their expected digests); the loop
+  // scores that replay. The mark is for `bench/startup.mjs`.
+  const tasks = await tasksOf(adapter, options.split);
+  performance.mark('autoforge:bench-replay:loop');
+  for (const task of tasks) {
     const replay = await replayTask(adapter, task);
     io.stdout(`${JSON.stringify({ task: task.id, final_digest: replay.finalDigest, outputs: replay.outputs, reward: replay.evaluation.reward })}\n`);
   }
   await models.throwIfFailed();
 }
 
-function agentFactory(kind: BenchEvalCommandOptions['agent'], adapter: BenchAdapter, options: BenchEvalCommandOptions, io: CliIo, models: RunModels): (task: Task) => Agent {
+async function agentFactory(kind: BenchEvalCommandOptions['agent'], adapter: BenchAdapter, options: BenchEvalCommandOptions, io: CliIo, models: RunModels): Promise<(task: Task) => Agent> {
   // The benchmark's own oracle where it has one (dual control: it asks the user for the user's gold calls).
   if (kind === 'oracle') return (task) => adapter.oracle?.(task) ?? createOracleAgent(task);
   if (kind === 'reference') {
@@ -127,6 +130,7 @@ function agentFactory(kind: BenchEvalCommandOptions['agent'], adapter: BenchAdap
       throw new CliError('E_INPUT', `--checkpoint ${options.checkpoint}: no such file (\`autoforge train\` writes <run-dir>/policy.json)`);
     }
     const ready = (async () => {
+      const { createReferencePolicy, loadCheckpoint, selectBackend } = await import('@autoforge/erpo/tfjs');
       await selectBackend({ prefer: 'wasm', log: () => {} });
       const policy = createReferencePolicy({ seed: 0, greedy: true });
       if (options.checkpoint === undefined) io.stderr('bench eval: --agent reference without --checkpoint runs the untrained policy\n');
@@ -141,6 +145,7 @@ function agentFactory(kind: BenchEvalCommandOptions['agent'], adapter: BenchAdap
       },
     });
   }
+  const { createOpenAIAgent } = await import('@autoforge/llm');
   const agent = createOpenAIAgent({ model: models.model('agent'), temperature: 0 });
   return () => agent;
 }
@@ -158,7 +163,7 @@ export async function benchEvalCommand(name: string, options: BenchEvalCommandOp
   const maxTurns = integer(options.maxTurns, '--max-turns', 1, 1000);
   const models = benchModels(name, options.agent, options, io);
   const adapter = adapterFor(name, options.data, io, models);
-  const agent = agentFactory(options.agent, adapter, options, io, models);
+  const agent = await agentFactory(options.agent, adapter, options, io, models);
   await models.check();
   const tasks = await tasksOf(adapter, options.split);
   const limit = options.tasks === undefined ? tasks.length : integer(options.tasks, '--tasks', 1, tasks.length);
@@ -177,6 +182,7 @@ export async function benchEvalCommand(name: string, options: BenchEvalCommandOp
     const prompt = adapter.userPrompt;
     if (prompt === undefined) throw new CliError('E_USAGE', `--user llm: ${adapter.name} has no LLM user simulator of its own (tau-bench and tau2 have)`);
     const model = models.model('user');
+    const { createLLMUser } = await import('@autoforge/user-sim');
     user = (task, trial) => {
       const { system, greeting } = prompt(task);
       return createLLMUser(task, { model, systemPrompt: system, greeting, seed: trial });

@@ -1,5 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { JsonObject, Result, ToolDoc } from '@autoforge/core';
 import { canonicalJson, formatLocation } from '@autoforge/core';
 import { createEnvironment, validateEnvironmentSpec } from '@autoforge/env-runtime';
@@ -13,6 +13,7 @@ import type { CliIo } from '../io.js';
 import type { ModelFlags } from '../llm-options.js';
 import { createEndpointWatch, createRoleModel, requireModelConfig } from '../llm-options.js';
 import { parseJsonText, readDatabase, readDataFile } from '../load-data.js';
+import { outputFile } from '../run-dir.js';
 
 /** Options of `autoforge env synth` (with `--llm`, the model flags of `llm-options.ts`). */
 export interface EnvSynthCommandOptions extends ModelFlags {
@@ -111,8 +112,7 @@ export async function envSynthCommand(file: string, options: EnvSynthCommandOpti
     );
   }
   const { spec, report } = result.value;
-  const outPath = resolve(io.cwd, options.out);
-  await mkdir(dirname(outPath), { recursive: true });
+  const outPath = await outputFile(resolve(io.cwd, options.out), options.out, '--out');
   // Canonical text: the same inputs and seed give a byte-identical file.
   await writeFile(outPath, `${canonicalJson(spec)}\n`);
   io.stdout(options.json ? `${JSON.stringify(report)}\n` : summary(report, spec, options.out) + llmLine);
@@ -143,11 +143,18 @@ export async function loadEnvironmentSpec(file: string, io: CliIo): Promise<Envi
   return checked.value;
 }
 
+/** Options of `autoforge env call`. */
+export interface EnvCallCommandOptions {
+  /** Wall-clock limit of a sandboxed call, in ms (default 1000). */
+  timeoutMs?: string;
+}
+
 /** `autoforge env call <env.json> <tool> '<json args>'`: one call on the seed state. */
-export async function envCallCommand(file: string, tool: string, args: string | undefined, io: CliIo): Promise<void> {
+export async function envCallCommand(file: string, tool: string, args: string | undefined, io: CliIo, options: EnvCallCommandOptions = {}): Promise<void> {
+  const timeoutMs = parseInteger(options.timeoutMs ?? '1000', '--timeout-ms', 1, 3_600_000);
   const spec = await loadEnvironmentSpec(file, io);
   if (args !== undefined) parseJsonText(args, 'arguments');
-  const environment = await createEnvironment(spec);
+  const environment = await createEnvironment(spec, { timeoutMs });
   try {
     const session = environment.createSession();
     const result = await session.step({ id: 'cli-1', name: tool, arguments: args ?? '{}' });

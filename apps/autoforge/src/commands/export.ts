@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Message, Task, Verdict } from '@autoforge/core';
 import { createRng } from '@autoforge/core';
@@ -10,12 +10,13 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import type { RunDir } from '../run-dir.js';
-import { loadRunDir, loadTrajectories, loadVerdicts, shownPath } from '../run-dir.js';
+import { loadRunDir, loadTrajectories, loadVerdicts, outputDirectory, shownPath } from '../run-dir.js';
 import { splitTasks } from '../training.js';
 import { number } from './rollout.js';
 
-/** The formats `autoforge export` writes. */
-export const EXPORT_FORMATS = ['verl', 'skyrl', 'trl', 'openai-sft', 'jsonl'] as const;
+// The formats `autoforge export` writes (defined beside the other option choices).
+import { EXPORT_FORMATS } from '../cli-options.js';
+export { EXPORT_FORMATS } from '../cli-options.js';
 /** One of {@link EXPORT_FORMATS}. */
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
@@ -330,7 +331,7 @@ export async function exportCommand(dirArg: string, options: ExportCommandOption
   const files = await exportFiles(run, options.format, { seed, valShare, serverUrl, trajectories: options.trajectories, verdicts: options.verdicts, all: options.all === true });
   const out = options.out === undefined ? join(run.dir, 'export', options.format) : resolve(io.cwd, options.out);
   for (const [name, data] of files) {
-    await mkdir(join(out, name, '..'), { recursive: true });
+    await outputDirectory(join(out, name, '..'), join(options.out ?? join(dirArg, 'export', options.format), name, '..'), '--out');
     await writeFile(join(out, name), data);
   }
   const counted = [...files].filter(([name]) => name.endsWith('.jsonl') || name.endsWith('.parquet'));

@@ -7,7 +7,9 @@ import { createLLMJudge, createRuleJudge, judgeAll, scoreJudge } from '@autoforg
 import { SingleBar } from 'cli-progress';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { loadRunDir, loadTrajectories, loadVerdicts } from '../run-dir.js';
+import { loadRunDir, loadVerdicts, outputFile } from '../run-dir.js';
+import { readJudgeTrajectories } from '../trajectory-input.js';
+import { parseJsonText } from '../load-data.js';
 import type { ModelFlags } from '../llm-options.js';
 import { fileHasContent, runModels } from '../llm-options.js';
 import { number } from './rollout.js';
@@ -15,8 +17,9 @@ import type { QueueClient } from '@autoforge/queue';
 import { createQueuedJudge } from '@autoforge/queue';
 import { openQueue, queueStatsLine, warnWithoutWorkers } from './worker.js';
 
-/** The judges `autoforge judge` can run. */
-export const JUDGES = ['rule', 'llm'] as const;
+// The judges `autoforge judge` can run (defined beside the other option choices).
+import type { JUDGES } from '../cli-options.js';
+export { JUDGES } from '../cli-options.js';
 
 /** Options of `autoforge judge` (with `--judge llm`, the model flags of `llm-options.ts`). */
 export interface JudgeCommandOptions extends ModelFlags {
@@ -60,23 +63,21 @@ async function judgeRun(dirArg: string, options: JudgeCommandOptions, io: CliIo,
   const batch = number(options.batch ?? '16', '--batch', 1, 100_000);
   const concurrency = number(options.concurrency, '--concurrency', 1, 4096);
   const run = await loadRunDir(dirArg, io);
-  const trajectories = await loadTrajectories(run, options.trajectories);
-  if (trajectories.length === 0) throw new CliError('E_INPUT', `${dirArg}/${options.trajectories}: no trajectories (run \`autoforge rollout ${dirArg}\` first)`);
   const tasksById = new Map<string, Task>(run.tasks.map((t) => [t.id, t]));
-  for (const t of trajectories) {
-    if (!tasksById.has(t.taskId)) throw new CliError('E_INPUT', `${dirArg}/${options.trajectories}: trajectory ${t.id} names unknown task ${t.taskId}`);
-  }
+  // AutoForge's own lines or episodes logged by another tool, every line validated.
+  const trajectories = await readJudgeTrajectories(join(run.dir, options.trajectories), join(dirArg, options.trajectories), tasksById);
+  if (trajectories.length === 0) throw new CliError('E_INPUT', `${dirArg}/${options.trajectories}: no trajectories (run \`autoforge rollout ${dirArg}\` first)`);
   const llm = runModels(options.judge === 'llm' ? { judge: '--judge llm' } : {}, options, io);
   const local: Judge = options.judge === 'llm' ? createLLMJudge({ model: llm.model('judge') }) : createRuleJudge();
   // Through the queue, every batch goes out at once; judgeAll keeps the order and the resume.
   const judge: Judge = queue
     ? createQueuedJudge(queue, { judge: { kind: options.judge, options: options.judge === 'llm' ? { model: llm.identity?.judge ?? null } : {} }, name: local.name, trajectories, tasks: tasksById, batchSize: batch })
     : local;
-  const out = join(run.dir, options.out);
+  const out = await outputFile(join(run.dir, options.out), join(dirArg, options.out), '--out');
   const settings = { judge: options.judge, trajectories: options.trajectories, out: options.out, ...(llm.identity ? { models: llm.identity } : {}) };
   const settingsName = `${options.out.replace(/\.jsonl$/, '')}.json`;
   const previous = await readFile(join(run.dir, settingsName), 'utf8').catch(() => undefined);
-  if (previous !== undefined && canonicalJson(JSON.parse(previous)) !== canonicalJson(settings) && (await fileHasContent(out))) {
+  if (previous !== undefined && canonicalJson(parseJsonText(previous, join(dirArg, settingsName))) !== canonicalJson(settings) && (await fileHasContent(out))) {
     throw new CliError('E_USAGE', `${dirArg}/${options.out} was written by another judge or model (see ${dirArg}/${settingsName}); use --out <file> for a new set of verdicts`);
   }
   await llm.check();

@@ -4,17 +4,8 @@ import { formatIssue, parseToolDocFile } from '@autoforge/tooldoc-parser';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
 
-/** The formats `--format` accepts. */
-export const TOOL_DOC_FORMATS: readonly (ToolDocFormat | 'auto')[] = [
-  'auto',
-  'openai-chat',
-  'openai-responses',
-  'openapi',
-  'mcp',
-  'json-schema-defs',
-  'bfcl',
-  'vitabench',
-];
+// The formats `--format` accepts (defined beside the other option choices).
+export { TOOL_DOC_FORMATS } from '../cli-options.js';
 
 /** Options of `autoforge parse`. */
 export interface ParseCommandOptions {

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import type { PipelineConfig } from '../pipeline-config.js';
 import { loadPipelineConfig } from '../pipeline-config.js';
+import { outputDirectory } from '../run-dir.js';
 import { writeReport } from '../report/write-report.js';
 import { judgeCommand } from './judge.js';
 import { rolloutCommand } from './rollout.js';
@@ -81,7 +82,7 @@ export async function runPipeline(config: PipelineConfig, baseDir: string, optio
     if (!options.force) throw new CliError('E_USAGE', `${out} exists and is not empty: pass --force to replace it`);
     await rm(out, { recursive: true, force: true });
   }
-  await mkdir(join(out, 'envs'), { recursive: true });
+  await outputDirectory(join(out, 'envs'), join(config.out, 'envs'), 'the config\'s "out":');
 
   // 1. Synthesis, one sub-run per tool doc, merged into the run directory.
   const tasks: string[] = [];

@@ -14,7 +14,8 @@ import { SingleBar } from 'cli-progress';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import type { RunDir } from '../run-dir.js';
-import { environmentPool, loadRunDir, loadTrajectories } from '../run-dir.js';
+import { environmentPool, loadRunDir, loadTrajectories, outputFile } from '../run-dir.js';
+import { parseJsonText } from '../load-data.js';
 import type { ModelFlags } from '../llm-options.js';
 import { fileHasContent, runModels } from '../llm-options.js';
 import { readRunPolicy, systemPolicy } from './export.js';
@@ -22,12 +23,10 @@ import type { QueueClient } from '@autoforge/queue';
 import { rolloutQueued } from '@autoforge/queue';
 import { openQueue, queueStatsLine, warnWithoutWorkers } from './worker.js';
 
-/** The agents `autoforge rollout` can run. */
-export const AGENTS = ['oracle', 'reference', 'openai'] as const;
-/** The user simulators `autoforge rollout` can run. */
-export const USERS = ['scripted', 'llm'] as const;
-/** The error kinds a scripted user can inject. */
-export const ERROR_KINDS: readonly InjectedUserError['kind'][] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement'];
+// The agents, users and error kinds of `autoforge rollout` (defined beside the other option choices).
+import type { AGENTS, USERS } from '../cli-options.js';
+import { ERROR_KINDS } from '../cli-options.js';
+export { AGENTS, ERROR_KINDS, USERS } from '../cli-options.js';
 
 /** Options of `autoforge rollout` (the model flags of `llm-options.ts` for the openai agent and the LLM user). */
 export interface RolloutCommandOptions extends ModelFlags {
@@ -133,7 +132,7 @@ async function rolloutRun(dirArg: string, options: RolloutCommandOptions, io: Cl
   const run = await loadRunDir(dirArg, io);
   if (run.tasks.length === 0) throw new CliError('E_INPUT', `${dirArg}/tasks.jsonl has no tasks`);
   const outName = options.out;
-  const out = join(run.dir, outName);
+  const out = await outputFile(join(run.dir, outName), join(dirArg, outName), '--out');
   const runPolicy = await readRunPolicy(run.dir);
 
   // The models and endpoints are part of the resume key: episodes of another model are not "already done".
@@ -148,7 +147,7 @@ async function rolloutRun(dirArg: string, options: RolloutCommandOptions, io: Cl
   }
   const settingsText = `${JSON.stringify(settings, null, 2)}\n`;
   // Other options are refused while episodes of the old ones are there (none: e.g. a dead endpoint's run).
-  if (previous !== undefined && canonicalJson(JSON.parse(previous)) !== canonicalJson(settings) && (await fileHasContent(out))) {
+  if (previous !== undefined && canonicalJson(parseJsonText(previous, join(dirArg, outName.replace(/\.jsonl$/, '') + '.json'))) !== canonicalJson(settings) && (await fileHasContent(out))) {
     throw new CliError('E_USAGE', `${dirArg}/${outName} was written with other options (see ${dirArg}/${outName.replace(/\.jsonl$/, '')}.json); use --out <file> for a new set of episodes`);
   }
   await llm.check();

@@ -24,6 +24,18 @@ export interface ServeCommandOptions extends ModelFlags {
   idleTimeoutMs: string;
   callTimeoutMs: string;
   episodeTimeoutMs: string;
+  /** Wall-clock limit of one sandboxed tool call, in ms (its worker is terminated past it). */
+  toolTimeoutMs?: string;
+  headersTimeoutMs: string;
+  requestTimeoutMs: string;
+  maxBodyDepth: string;
+  maxArgumentsBytes: string;
+  maxArgumentsDepth: string;
+  maxMessages: string;
+  maxMessageBytes: string;
+  maxEpisodeBytes: string;
+  maxRssBytes: string;
+  maxHeapBytes?: string;
   log?: boolean;
   /** Routes: native, openenv or both. */
   protocol: string;
@@ -105,6 +117,20 @@ export async function serveCommand(dir: string, options: ServeCommandOptions, io
   const idleTimeoutMs = integer(options.idleTimeoutMs, '--idle-timeout-ms', 1, MAX_TIMER_MS);
   const callTimeoutMs = integer(options.callTimeoutMs, '--call-timeout-ms', 1, MAX_TIMER_MS);
   const episodeTimeoutMs = integer(options.episodeTimeoutMs, '--episode-timeout-ms', 1, MAX_TIMER_MS);
+  // The server's budgets (defaults as in createEnvironmentServer, which commander passes in).
+  const headersTimeoutMs = integer(options.headersTimeoutMs, '--headers-timeout-ms', 1, MAX_TIMER_MS);
+  const requestTimeoutMs = integer(options.requestTimeoutMs, '--request-timeout-ms', 1, MAX_TIMER_MS);
+  if (headersTimeoutMs > requestTimeoutMs) throw new CliError('E_USAGE', `--headers-timeout-ms (${headersTimeoutMs}) must not exceed --request-timeout-ms (${requestTimeoutMs})`);
+  const budgets = {
+    maxBodyDepth: integer(options.maxBodyDepth, '--max-body-depth', 1, 10_000),
+    maxArgumentsBytes: integer(options.maxArgumentsBytes, '--max-arguments-bytes', 1, 2 ** 30),
+    maxArgumentsDepth: integer(options.maxArgumentsDepth, '--max-arguments-depth', 1, 10_000),
+    maxMessages: integer(options.maxMessages, '--max-messages', 1, 10_000_000),
+    maxMessageBytes: integer(options.maxMessageBytes, '--max-message-bytes', 1, 2 ** 30),
+    maxEpisodeBytes: integer(options.maxEpisodeBytes, '--max-episode-bytes', 1, Number.MAX_SAFE_INTEGER),
+    maxRssBytes: integer(options.maxRssBytes, '--max-rss-bytes', 1, Number.MAX_SAFE_INTEGER),
+    ...(options.maxHeapBytes !== undefined ? { maxHeapBytes: integer(options.maxHeapBytes, '--max-heap-bytes', 1, Number.MAX_SAFE_INTEGER) } : {}),
+  };
   const token = options.token ?? io.env.AUTOFORGE_SERVE_TOKEN;
   if (token !== undefined && token.trim() === '') throw new CliError('E_USAGE', '--token / AUTOFORGE_SERVE_TOKEN must not be empty');
   if (!(PROTOCOLS as readonly string[]).includes(options.protocol)) throw new CliError('E_USAGE', `--protocol must be one of ${PROTOCOLS.join(', ')}, got "${options.protocol}"`);
@@ -128,8 +154,9 @@ export async function serveCommand(dir: string, options: ServeCommandOptions, io
   const userModel = userConfig && createRoleModel(userConfig, { io });
   const judgeModel = judgeConfig && createRoleModel(judgeConfig, { io });
   const catalog = await loadServeCatalog(dir, io);
+  const toolTimeoutMs = integer(options.toolTimeoutMs ?? '1000', '--tool-timeout-ms', 1, MAX_TIMER_MS);
   const server = await createEnvironmentServer(catalog, {
-    ...(catalog.natives ? { environment: { natives: catalog.natives } } : {}),
+    environment: { ...(catalog.natives ? { natives: catalog.natives } : {}), timeoutMs: toolTimeoutMs },
     protocol: options.protocol as ServeProtocol,
     defaultUser: { kind: options.user, errorRate, errorKinds: errorKinds as InjectedUserError['kind'][] },
     userModel,
@@ -140,6 +167,9 @@ export async function serveCommand(dir: string, options: ServeCommandOptions, io
     idleTimeoutMs,
     callTimeoutMs,
     episodeTimeoutMs,
+    headersTimeoutMs,
+    requestTimeoutMs,
+    ...budgets,
     logger: options.log === true,
   });
   let url: string;

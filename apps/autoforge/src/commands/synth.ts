@@ -17,7 +17,8 @@ import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import type { ModelFlags } from '../llm-options.js';
 import { createEndpointWatch, createRoleModel, requireModelConfig } from '../llm-options.js';
-import { readDatabase } from '../load-data.js';
+import { parseJsonText, readDatabase } from '../load-data.js';
+import { outputDirectory, readTasks } from '../run-dir.js';
 import { VERSION } from '../version.js';
 import { loadEnvironmentSpec, loadToolDoc } from './env.js';
 import type { QueueClient } from '@autoforge/queue';
@@ -92,7 +93,7 @@ async function synthRun(file: string, options: SynthCommandOptions, io: CliIo, q
   const wanted = integer(options.tasks, '--tasks', 1, 100_000);
   const workers = options.workers === undefined ? undefined : integer(options.workers, '--workers', 0, 64);
   const model = options.llm ? createModel(options, io) : undefined;
-  const runDir = resolve(io.cwd, options.out);
+  const runDir = await outputDirectory(resolve(io.cwd, options.out), options.out, '--out');
   let toolDoc = await loadToolDoc(file, io);
   const sampleState: JsonObject | undefined =
     options.db === undefined ? undefined : await readDatabase(resolve(io.cwd, options.db), options.db);
@@ -213,7 +214,8 @@ async function openRunDir(runDir: string, shown: string, config: object): Promis
   } catch {
     return { tasks: [], blueprints: [] };
   }
-  if (canonicalJson(JSON.parse(old)) !== canonicalJson(JSON.parse(JSON.stringify(config)))) {
+  // The old config is input like any other: too deep or broken, it is a located error.
+  if (canonicalJson(parseJsonText(old, join(shown, 'config.json'))) !== canonicalJson(JSON.parse(JSON.stringify(config)))) {
     throw new CliError('E_USAGE', `${shown} holds a run with another configuration (config.json differs); choose another --out`);
   }
   let blueprints = await jsonlLines<SynthesizedBlueprint>(join(runDir, 'blueprints.jsonl'));
@@ -322,19 +324,9 @@ export async function verifyCommand(dir: string, io: CliIo): Promise<boolean> {
     const spec = await loadEnvironmentSpec(join(dir, 'envs', f), io);
     specs.set(spec.id, spec);
   }
-  let text: string;
-  try {
-    text = await readFile(join(runDir, 'tasks.jsonl'), 'utf8');
-  } catch {
-    throw new CliError('E_INPUT', `${dir}: no tasks.jsonl`);
-  }
-  const tasks = text.split('\n').filter((l) => l.trim() !== '').map((l, i) => {
-    try {
-      return JSON.parse(l) as Task;
-    } catch {
-      throw new CliError('E_INPUT', `${dir}/tasks.jsonl:${i + 1}: invalid JSON`);
-    }
-  });
+  // Every line checked before any replay: a task of a missing environment, or one without gold
+  // calls, is a broken run directory (exit 2), not a failed verification (exit 3).
+  const tasks = await readTasks(join(runDir, 'tasks.jsonl'), join(dir, 'tasks.jsonl'), specs);
   const blueprints = new Map<string, Blueprint>();
   for (const b of await jsonlLines<SynthesizedBlueprint>(join(runDir, 'blueprints.jsonl'))) {
     if (b.status === 'accepted' || !blueprints.has(b.id)) blueprints.set(b.id, b);
@@ -346,12 +338,7 @@ export async function verifyCommand(dir: string, io: CliIo): Promise<boolean> {
     for (const task of tasks) {
       let env = environments.get(task.envId);
       if (!env) {
-        const spec = specs.get(task.envId);
-        if (!spec) {
-          failures.push(`${task.id}: unknown environment ${task.envId}`);
-          continue;
-        }
-        env = await createEnvironment(spec, { validateSeed: false });
+        env = await createEnvironment(specs.get(task.envId) as EnvironmentSpec, { validateSeed: false });
         environments.set(task.envId, env);
       }
       const check = await checkRelease(task, blueprints.get(String(task.metadata?.blueprintId)), env, { all: true });
