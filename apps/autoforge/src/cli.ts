@@ -1,6 +1,3 @@
-import { processIo } from './io.js';
-import { runCli } from './program.js';
-
 // Output piped into a reader that stops early (`| head`): a quiet exit, not a stack trace.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
@@ -9,4 +6,12 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-process.exitCode = await runCli(process.argv.slice(2), processIo());
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // The version alone needs no command parser: print it as commander would.
+  const { VERSION } = await import('./version.js');
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  const [{ processIo }, { runCli }] = await Promise.all([import('./io.js'), import('./program.js')]);
+  process.exitCode = await runCli(args, processIo());
+}

@@ -53,7 +53,13 @@ async function packagesLoaded(args: readonly string[]): Promise<{ packages: stri
 const HEAVY = ['fastify', '@fastify/swagger', '@tensorflow/tfjs', '@tensorflow/tfjs-backend-wasm', 'openai', 'bullmq', 'ioredis', '@dagrejs/dagre', 'graphology'];
 
 describe('start-up: each command loads only what it uses', () => {
-  it.each(['--version', '--help', 'bench --help', 'serve --help'])('`autoforge %s` loads commander and nothing else', async (line) => {
+  it('`autoforge --version` loads no package at all (it needs no command parser)', async () => {
+    const { packages, code } = await packagesLoaded(['--version']);
+    expect(code).toBe(0);
+    expect(packages).toEqual([]);
+  });
+
+  it.each(['--help', 'bench --help', 'serve --help'])('`autoforge %s` loads commander and nothing else', async (line) => {
     const { packages, code } = await packagesLoaded(line.split(' '));
     expect(code).toBe(0);
     expect(packages).toEqual(['commander']);
