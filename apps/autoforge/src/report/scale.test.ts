@@ -117,3 +117,14 @@ describe('formatTick', () => {
     }
   });
 });
+
+describe('extreme magnitudes', () => {
+  it('keeps the domain, the scale and the labels finite near the largest doubles', () => {
+    const [lo, hi] = niceDomain(-1.1984620899082105e308, -1.1984620899082105e308);
+    expect(Number.isFinite(lo) && Number.isFinite(hi) && lo <= hi).toBe(true);
+    const y = linearScale([lo, hi], [256, 46]);
+    expect(Number.isFinite(y(-1.1984620899082105e308))).toBe(true);
+    expect(formatTick(-1.1984620899082105e308)).toBe('-1.2e+308');
+    expect(formatTick(2e15)).toBe('2e+15');
+  });
+});

@@ -21,7 +21,9 @@ export function linearScale(domain: readonly [number, number], range: readonly [
   const [d0, d1] = domain;
   const [r0, r1] = range;
   const d3 = scaleLinear().domain([d0, d1]).range([r0, r1]);
-  const scale = (value: number): number => (d0 === d1 ? (r0 + r1) / 2 : d3(value));
+  // A degenerate domain, or one whose span overflows a double, maps to the middle of the range.
+  const flat = d0 === d1 || !Number.isFinite(d1 - d0);
+  const scale = (value: number): number => (flat ? (r0 + r1) / 2 : d3(value));
   return Object.assign(scale, { domain: [d0, d1] as const, range: [r0, r1] as const });
 }
 
@@ -43,14 +45,15 @@ export function niceDomain(min: number, max: number, options: TickOptions = {}):
   // A span lost in rounding is no span: treat it as a single value.
   if (!(max - min > 1e-12 * Math.max(1, Math.abs(min), Math.abs(max)))) {
     const pad = options.integer ? 1 : min === 0 ? 1 : Math.abs(min) / 2;
-    min -= pad;
-    max += pad;
+    min = Math.max(min - pad, -Number.MAX_VALUE);
+    max = Math.min(max + pad, Number.MAX_VALUE);
   }
   const count = options.count ?? 5;
   let [lo, hi] = scaleLinear().domain([min, max]).nice(count).domain() as [number, number];
-  // A subnormal or extreme domain may round inside the data: keep the data's own ends then.
-  if (!(lo <= min)) lo = min;
-  if (!(hi >= max)) hi = max;
+  // A subnormal or extreme domain may round inside the data, or past what doubles hold: keep the
+  // data's own ends then.
+  if (!(lo <= min) || !Number.isFinite(lo)) lo = min;
+  if (!(hi >= max) || !Number.isFinite(hi)) hi = max;
   if (!options.integer) return [lo, hi];
   return [Math.floor(lo), Math.ceil(hi)];
 }
@@ -82,12 +85,14 @@ const precise = format('.4~r');
 
 /**
  * A tick label: at most three decimals, trailing zeros dropped (`0.25`, `1`); SI prefixes from
- * 10 000 on (`15k`, `2.5M`); and small non-zero values in scientific notation (`1e-9`, `2.5e-4`),
+ * 10 000 on (`15k`, `2.5M`, up to `999T`); and small non-zero and huge values in scientific notation
+ * (`1e-9`, `2.5e-4`, `1.2e+308`),
  * never a "0" that is not zero.
  */
 export function formatTick(value: number): string {
   if (!Number.isFinite(value)) return '';
   const abs = Math.abs(value);
+  if (abs >= 1e15) return scientific(value);
   if (abs >= 1e4) return si(value).replace('G', 'B');
   if (abs !== 0 && abs < 1e-3) return scientific(value);
   let text = fixed(value);

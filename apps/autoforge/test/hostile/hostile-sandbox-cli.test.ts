@@ -35,7 +35,9 @@ async function inPairs<T, R>(items: readonly T[], f: (item: T) => Promise<R>): P
 
 describe('hostile tools through autoforge env call', () => {
   it.each(FAMILIES)('every %s attack exits with its observation, never a hang or a stack trace', async (family) => {
-    const attacks = attacksOf(family, methods);
+    // Every array method is run against sessions and `serve` (hostile-sandbox-sessions/-serve);
+    // a process per call here takes every 4th of them, which still covers each verdict the CLI prints.
+    const attacks = attacksOf(family, family === 'array-like' ? methods.filter((_, i) => i % 4 === 0) : methods);
     const runs = await inPairs(attacks, (a: Attack) => envCall(specFile, a, deadlineFor(family)));
     const problems: string[] = [];
     runs.forEach((run, i) => {
