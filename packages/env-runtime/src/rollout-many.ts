@@ -33,7 +33,7 @@ export interface RolloutManyOptions {
   timings?: boolean;
   /** Tools of the user's own environment, for simulators that act on it (see `rollout`). */
   userTools?: readonly string[];
-  /** Called after each finished episode (progress bars). */
+  /** Called after each episode's line is written (progress bars): `done` never counts a line not yet in the file. */
   onTrajectory?: (trajectory: Trajectory, done: number, total: number) => void;
 }
 
@@ -109,14 +109,22 @@ export async function rolloutMany(options: RolloutManyOptions): Promise<RolloutM
   // that finishes early waits for those before it), so that the file is the same bytes whatever
   // the concurrency; a crash leaves a prefix, which a rerun completes.
   let writing: Promise<unknown> = Promise.resolve();
-  const ready = new Map<number, string>();
+  // `done` and `onTrajectory` follow the file, not the episodes: an episode that finished ahead
+  // of its turn is reported once its line is written, so a progress count never claims a line
+  // that a crash at that moment would lose.
+  const ready = new Map<number, Trajectory>();
   let next = 0;
   const flush = (): void => {
     while (ready.has(next)) {
-      const line = ready.get(next) as string;
+      const trajectory = ready.get(next) as Trajectory;
       ready.delete(next);
       next += 1;
-      writing = writing.then(() => handle.write(line));
+      const line = `${JSON.stringify(trajectory)}\n`;
+      writing = writing.then(async () => {
+        await handle.write(line);
+        done += 1;
+        options.onTrajectory?.(trajectory, done, options.jobs.length);
+      });
     }
   };
   try {
@@ -135,11 +143,9 @@ export async function rolloutMany(options: RolloutManyOptions): Promise<RolloutM
             ...(options.timings === true ? { timings: true } : {}),
             ...(options.userTools !== undefined ? { userTools: options.userTools } : {}),
           });
-          ready.set(index, `${JSON.stringify(trajectory)}\n`);
+          ready.set(index, trajectory);
           flush();
           await writing;
-          done += 1;
-          options.onTrajectory?.(trajectory, done, options.jobs.length);
         }),
       ),
     );

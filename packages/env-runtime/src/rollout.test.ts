@@ -263,6 +263,21 @@ describe('rolloutMany', () => {
     expect(lines(outs[0] as string).every((t) => t.durationMs === 0 && t.steps.every((s) => s.durationMs === 0))).toBe(true);
   });
 
+  it('reports progress only for lines already in the file, when later jobs finish first', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'rollouts-')), 'trajectories.jsonl');
+    const slowAgent = (job: { rollout: number }): Agent => {
+      const inner = scriptedAgent(goldTurns());
+      return { name: 'slow', act: async (c: AgentContext) => { await new Promise((r) => setTimeout(r, (3 - job.rollout) * 5)); return inner.act(c); } };
+    };
+    const seen: Array<[number, number]> = [];
+    await rolloutMany({
+      jobs: jobs(), environmentFor: () => env, agentFor: slowAgent, userFor: () => scriptedUser(), out, concurrency: 4,
+      onTrajectory: (_t, done) => { seen.push([done, readFileSync(out, 'utf8').split('\n').filter(Boolean).length]); },
+    });
+    expect(seen.map(([done]) => done)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect(seen.every(([done, onDisk]) => onDisk >= done)).toBe(true);
+  });
+
   it('rejects duplicate jobs', async () => {
     const dup = [{ task, rollout: 0 }, { task, rollout: 0 }];
     await expect(
