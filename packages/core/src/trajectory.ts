@@ -27,7 +27,24 @@ export interface ToolStep {
 
 /** A simulated-user error injected on purpose (ground truth for the judge). */
 export interface InjectedUserError {
-  kind: 'wrong_fact' | 'contradiction' | 'early_stop' | 'invented_requirement' | 'withheld_fact';
+  /**
+   * - `wrong_fact`: a value other than the instruction's; `contradiction`: two different values
+   *   for one fact; `withheld_fact`: denying or withholding a fact the user has;
+   * - `early_stop`: stopping (or confirming and stopping in one turn) while the agent still works;
+   * - `invented_requirement`: a detail or demand the task does not hold;
+   * - `forbidden_choice`: choosing an option the instruction rules out;
+   * - `wrong_acceptance`: accepting what the instruction says to refuse;
+   * - `insistence`: insisting on what the instruction says to drop.
+   */
+  kind:
+    | 'wrong_fact'
+    | 'contradiction'
+    | 'early_stop'
+    | 'invented_requirement'
+    | 'withheld_fact'
+    | 'forbidden_choice'
+    | 'wrong_acceptance'
+    | 'insistence';
   /** Index of the user message that carries it. */
   messageIndex: number;
   /** What was changed (fact key, the wrong value, …). */
