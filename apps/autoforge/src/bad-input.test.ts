@@ -49,12 +49,12 @@ describe('bad inputs exit 2 with a located message', () => {
 
   it('verify on a broken run directory: a line that is not a task (regression: exit 3)', async () => {
     const dir = variant('not-a-task', (d) => writeFileSync(join(d, 'tasks.jsonl'), '[1,2]\n'));
-    badInput(await runAutoforge(['verify', dir]), 'not-a-task/tasks.jsonl:1 /: a task is a JSON object, got an array');
+    badInput(await runAutoforge(['verify', dir]), 'not-a-task/tasks.jsonl:1 /: expected object, got an array');
   });
 
   it('task lines without goldCalls, in verify and rollout (regression: "task.goldCalls is not iterable", exit 1)', async () => {
     const dir = variant('no-gold', (d) => editTasks(d, (t) => JSON.stringify({ ...t, goldCalls: undefined })));
-    badInput(await runAutoforge(['verify', dir]), 'no-gold/tasks.jsonl:1 /goldCalls: missing or not an array (missing)');
+    badInput(await runAutoforge(['verify', dir]), 'no-gold/tasks.jsonl:1 /goldCalls: missing');
     badInput(await runAutoforge(['rollout', dir, '--no-progress']), 'no-gold/tasks.jsonl:1 /goldCalls: missing');
   });
 

@@ -1,6 +1,9 @@
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { Task, Trajectory, Verdict } from '@autoforge/core';
+import type { JsonlLine, Task, Trajectory, Verdict } from '@autoforge/core';
+import { CoreError, parseJsonl, TASK_SCHEMA, TRAJECTORY_SCHEMA, VERDICT_SCHEMA } from '@autoforge/core';
+import { Ajv } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Blueprint } from '@autoforge/dag-blueprint';
 import type { Environment, EnvironmentSpec } from '@autoforge/env-runtime';
 import { createEnvironment } from '@autoforge/env-runtime';
@@ -26,10 +29,38 @@ export interface RunDir {
 }
 
 /**
- * Reads a JSON Lines file. A torn last line (a crash mid-write) is ignored when `tolerateTorn`;
- * any other bad line is a located error.
+ * The file layout of a run directory (DESIGN.md, "Run directory"): this module is the one place
+ * that reads it. JSON Lines files go through core's store (`readJsonl`/`openJsonlStore`).
  */
-export async function readJsonl<T>(path: string, shown: string, options: { missingOk?: boolean; tolerateTorn?: boolean } = {}): Promise<T[]> {
+export const RUN_FILES = {
+  config: 'config.json',
+  tooldoc: 'tooldoc.json',
+  envs: 'envs',
+  graph: 'graph.json',
+  blueprints: 'blueprints.jsonl',
+  tasks: 'tasks.jsonl',
+  trajectories: 'trajectories.jsonl',
+  verdicts: 'verdicts.jsonl',
+  advantages: 'advantages.jsonl',
+  metrics: 'metrics.jsonl',
+  trainTrajectories: 'train-trajectories.jsonl',
+  report: 'report.html',
+} as const;
+
+/** Options of {@link readJsonlLines}. */
+export interface ReadJsonlOptions {
+  /** A missing file reads as empty. Default false (a located error). */
+  missingOk?: boolean;
+  /** A torn last line (a crash mid-write) is skipped. Default false (a located error). */
+  tolerateTorn?: boolean;
+}
+
+/**
+ * The items of a JSON Lines file with their line numbers, read by core's JSON Lines reader: a
+ * torn last line is skipped when `tolerateTorn`; any other bad line, or nesting too deep for
+ * the readers after it, is a located error (`file:line`, exit 2).
+ */
+export async function readJsonlLines(path: string, shown: string, options: ReadJsonlOptions = {}): Promise<JsonlLine[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -37,22 +68,78 @@ export async function readJsonl<T>(path: string, shown: string, options: { missi
     if ((error as { code?: string }).code === 'ENOENT' && options.missingOk) return [];
     throw new CliError('E_INPUT', `${shown}: cannot read (${(error as { code?: string }).code ?? String(error)})`);
   }
-  const lines = text.split('\n');
-  const out: T[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    if (line.trim() === '') continue;
-    let value: T;
-    try {
-      value = JSON.parse(line) as T;
-    } catch {
-      if (options.tolerateTorn && i === lines.length - 1) break;
-      throw new CliError('E_INPUT', `${shown}:${i + 1}: not valid JSON`);
-    }
-    checkJsonDepth(line, `${shown}:${i + 1}`);
-    out.push(value);
+  checkJsonDepth(text, shown);
+  try {
+    return parseJsonl(text, shown, { strict: options.tolerateTorn !== true }).lines;
+  } catch (error) {
+    if (error instanceof CoreError) throw new CliError('E_INPUT', error.message);
+    throw error;
   }
-  return out;
+}
+
+/** The values of {@link readJsonlLines}. */
+export async function readJsonl<T>(path: string, shown: string, options: ReadJsonlOptions = {}): Promise<T[]> {
+  return (await readJsonlLines(path, shown, options)).map((l) => l.value as T);
+}
+
+const ajv = new Ajv({ allErrors: false, strict: false, verbose: true });
+const compiled = new Map<string, ValidateFunction>();
+const RECORDS = { task: TASK_SCHEMA, trajectory: TRAJECTORY_SCHEMA, verdict: VERDICT_SCHEMA } as const;
+
+/** A record kind of a run directory, validated against core's schema of its type. */
+export type RunRecord = keyof typeof RECORDS;
+
+function validator(kind: RunRecord): ValidateFunction {
+  let v = compiled.get(kind);
+  if (!v) {
+    v = ajv.compile(RECORDS[kind]);
+    compiled.set(kind, v);
+  }
+  return v;
+}
+
+/** An Ajv error as `/pointer: what was expected` (the first one). */
+function ajvProblem(error: ErrorObject | undefined): string {
+  if (!error) return '/: invalid';
+  const at = error.instancePath === '' ? '' : error.instancePath;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `${at}/${String(params.missingProperty)}: missing`;
+    case 'type':
+      return `${at || '/'}: expected ${String(params.type).replace(/,/g, ' or ')}, got ${typeName(error.data)}`;
+    case 'enum':
+      return `${at || '/'}: expected one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(error.data)}`;
+    case 'const':
+      return `${at || '/'}: expected ${JSON.stringify(params.allowedValue)}, got ${JSON.stringify(error.data)}`;
+    default:
+      return `${at || '/'}: ${error.message ?? 'invalid'}`;
+  }
+}
+
+/**
+ * The first problem (`/pointer: what was expected`) of a record against core's JSON schema of
+ * its type (`TASK_SCHEMA`, `TRAJECTORY_SCHEMA`, `VERDICT_SCHEMA`), or `undefined` when it fits.
+ */
+export function recordProblem(kind: RunRecord, value: unknown): string | undefined {
+  const validate = validator(kind);
+  if (validate(value)) return undefined;
+  // Unions (a message, a tool result) report every branch; the deepest pointer is the most telling.
+  const errors = [...(validate.errors ?? [])].sort((a, b) => b.instancePath.length - a.instancePath.length);
+  return ajvProblem(errors.find((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf') ?? errors[0]);
+}
+
+/**
+ * Reads a JSON Lines file of records of one kind, every line validated against its schema: a
+ * located error (`file:line /pointer: expected …`, exit 2) for the first bad line.
+ */
+export async function readRecords<T>(kind: RunRecord, path: string, shown: string, options: ReadJsonlOptions = {}): Promise<T[]> {
+  const lines = await readJsonlLines(path, shown, options);
+  for (const { value, line } of lines) {
+    const problem = recordProblem(kind, value);
+    if (problem !== undefined) throw new CliError('E_INPUT', `${shown}:${line} ${problem} (not a ${kind})`);
+  }
+  return lines.map((l) => l.value as T);
 }
 
 /** A JSON value's type as messages name it. */
@@ -62,33 +149,17 @@ function typeName(value: unknown): string {
 
 /**
  * The first problem of a task line (a JSON pointer and what is wrong), or `undefined` for a
- * well-formed task: the fields every command relies on, with their types, and ids that UTF-8
- * can carry (a lone surrogate would become U+FFFD, so two different ids could name one record).
+ * well-formed task: core's `TASK_SCHEMA` (derived from the `Task` type), then what a schema
+ * cannot say: ids that are not empty and that UTF-8 can carry (a lone surrogate would become
+ * U+FFFD, so two different ids could name one record).
  */
 export function taskProblem(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `/: a task is a JSON object, got ${typeName(value)}`;
-  const t = value as Record<string, unknown>;
-  for (const key of ['id', 'envId', 'intent', 'expectedFinalDigest'] as const) {
-    if (typeof t[key] !== 'string') return `/${key}: missing or not a string (${t[key] === undefined ? 'missing' : typeName(t[key])})`;
-  }
+  const problem = recordProblem('task', value);
+  if (problem !== undefined) return problem;
+  const t = value as Record<string, string>;
   for (const key of ['id', 'envId'] as const) {
-    if ((t[key] as string) === '') return `/${key}: empty`;
+    if (t[key] === '') return `/${key}: empty`;
     if (hasLoneSurrogate(t[key] as string)) return `/${key}: holds a lone surrogate (not valid Unicode; UTF-8 cannot carry it)`;
-  }
-  for (const key of ['userFacts', 'goldCalls', 'requiredOutputs'] as const) {
-    if (!Array.isArray(t[key])) return `/${key}: missing or not an array (${t[key] === undefined ? 'missing' : typeName(t[key])})`;
-  }
-  for (const [k, call] of (t.goldCalls as unknown[]).entries()) {
-    const c = call as { name?: unknown; arguments?: unknown } | null;
-    if (typeof c !== 'object' || c === null || typeof c.name !== 'string') return `/goldCalls/${k}/name: missing or not a string`;
-    if (typeof c.arguments !== 'object' || c.arguments === null || Array.isArray(c.arguments)) return `/goldCalls/${k}/arguments: missing or not an object`;
-  }
-  for (const [k, fact] of (t.userFacts as unknown[]).entries()) {
-    const f = fact as { key?: unknown; description?: unknown } | null;
-    if (typeof f !== 'object' || f === null || typeof f.key !== 'string' || typeof f.description !== 'string') return `/userFacts/${k}: needs key and description (strings) and a value`;
-  }
-  for (const [k, required] of (t.requiredOutputs as unknown[]).entries()) {
-    if (typeof required !== 'string') return `/requiredOutputs/${k}: not a string`;
   }
   return undefined;
 }
@@ -98,17 +169,18 @@ export function taskProblem(value: unknown): string | undefined {
  * no id twice): a located error (`file:line /pointer: …`, exit 2) for the first bad line.
  */
 export async function readTasks(path: string, shown: string, specs: ReadonlyMap<string, unknown>): Promise<Task[]> {
-  const tasks = await readJsonl<unknown>(path, shown);
-  const seen = new Set<string>();
-  for (const [i, value] of tasks.entries()) {
+  const lines = await readJsonlLines(path, shown);
+  const seen = new Map<string, number>();
+  for (const { value, line } of lines) {
     const problem = taskProblem(value);
-    if (problem !== undefined) throw new CliError('E_INPUT', `${shown}:${i + 1} ${problem}`);
+    if (problem !== undefined) throw new CliError('E_INPUT', `${shown}:${line} ${problem}`);
     const t = value as Task;
-    if (!specs.has(t.envId)) throw new CliError('E_INPUT', `${shown}:${i + 1} /envId: task ${JSON.stringify(t.id)} names unknown environment ${JSON.stringify(t.envId)} (none in envs/)`);
-    if (seen.has(t.id)) throw new CliError('E_INPUT', `${shown}:${i + 1} /id: task ${JSON.stringify(t.id)} appears twice`);
-    seen.add(t.id);
+    if (!specs.has(t.envId)) throw new CliError('E_INPUT', `${shown}:${line} /envId: task ${JSON.stringify(t.id)} names unknown environment ${JSON.stringify(t.envId)} (none in envs/)`);
+    const first = seen.get(t.id);
+    if (first !== undefined) throw new CliError('E_INPUT', `${shown}:${line} /id: task ${JSON.stringify(t.id)} appears twice (first on line ${first})`);
+    seen.set(t.id, line);
   }
-  return tasks as Task[];
+  return lines.map((l) => l.value as Task);
 }
 
 /**
@@ -149,9 +221,9 @@ export async function loadRunDir(dirArg: string, io: CliIo): Promise<RunDir> {
     const spec = await loadEnvironmentSpec(join(dirArg, 'envs', f), io);
     specs.set(spec.id, spec);
   }
-  const tasks = await readTasks(join(dir, 'tasks.jsonl'), join(dirArg, 'tasks.jsonl'), specs);
+  const tasks = await readTasks(join(dir, RUN_FILES.tasks), join(dirArg, RUN_FILES.tasks), specs);
   const blueprints = new Map<string, Blueprint>();
-  for (const bp of await readJsonl<Blueprint>(join(dir, 'blueprints.jsonl'), join(dirArg, 'blueprints.jsonl'), { missingOk: true })) {
+  for (const bp of await readJsonl<Blueprint>(join(dir, RUN_FILES.blueprints), join(dirArg, RUN_FILES.blueprints), { missingOk: true })) {
     blueprints.set(bp.id, bp);
   }
   const bench = await readBenchRun(dir, dirArg);
@@ -179,14 +251,19 @@ export function environmentPool(run: RunDir): { get(envId: string): Promise<Envi
   };
 }
 
-/** The trajectories of a run (a torn last line from a crash is skipped). */
-export function loadTrajectories(run: RunDir, file = 'trajectories.jsonl'): Promise<Trajectory[]> {
-  return readJsonl<Trajectory>(join(run.dir, file), join(run.name, file), { tolerateTorn: true });
+/** The trajectories of a run, each line validated (`TRAJECTORY_SCHEMA`); a torn last line from a crash is skipped. */
+export function loadTrajectories(run: RunDir, file: string = RUN_FILES.trajectories): Promise<Trajectory[]> {
+  return readRecords<Trajectory>('trajectory', join(run.dir, file), join(run.name, file), { tolerateTorn: true });
 }
 
-/** The verdicts of a run, if judged. */
-export function loadVerdicts(run: RunDir, file = 'verdicts.jsonl'): Promise<Verdict[]> {
-  return readJsonl<Verdict>(join(run.dir, file), join(run.name, file), { missingOk: true, tolerateTorn: true });
+/** The verdicts of a run, if judged, each line validated (`VERDICT_SCHEMA`). */
+export function loadVerdicts(run: RunDir, file: string = RUN_FILES.verdicts): Promise<Verdict[]> {
+  return readRecords<Verdict>('verdict', join(run.dir, file), join(run.name, file), { missingOk: true, tolerateTorn: true });
+}
+
+/** The blueprint lines of a run (`blueprints.jsonl`, a log of every attempt: ids repeat), if any. */
+export function readBlueprintLines<B extends { id: string }>(dir: string, shown: string): Promise<B[]> {
+  return readJsonl<B>(join(dir, RUN_FILES.blueprints), join(shown, RUN_FILES.blueprints), { missingOk: true, tolerateTorn: true });
 }
 
 /** A path for messages, relative to the working directory. */

@@ -1,7 +1,7 @@
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Task, ToolSpec, Trajectory } from '@autoforge/core';
-import { createRng, digest } from '@autoforge/core';
+import type { JsonlStore, Task, ToolSpec, Trajectory } from '@autoforge/core';
+import { createRng, digest, openJsonlStore } from '@autoforge/core';
 import type { ExportSample } from '@autoforge/erpo';
 import { computeAdvantages, toAdvantageRecords } from '@autoforge/erpo';
 import type { IterationMetrics, PolicyEpisode, ReferencePolicy } from '@autoforge/erpo/tfjs';
@@ -185,76 +185,84 @@ export async function trainReferencePolicy(options: TrainRunOptions): Promise<Tr
   const metrics: MetricsLine[] = [];
   if (options.outDir) {
     await mkdir(options.outDir, { recursive: true });
-    await writeFile(join(options.outDir, 'metrics.jsonl'), '');
-    await writeFile(join(options.outDir, 'advantages.jsonl'), '');
-    await writeFile(join(options.outDir, TRAIN_TRAJECTORIES), '');
   }
+  // A training run writes its files afresh (core's JSON Lines store): one line per iteration,
+  // per episode (trajectory ids are unique: `<task>#train-<iteration>-<rollout>`) and per advantage.
+  const open = <T>(file: string, idOf?: (value: T) => string): Promise<JsonlStore<T>> | undefined =>
+    options.outDir === undefined ? undefined : openJsonlStore<T>(join(options.outDir, file), { fresh: true, ...(idOf ? { idOf } : {}) });
+  const metricsFile = await open<MetricsLine>('metrics.jsonl', (l) => String(l.iteration));
+  const advantagesFile = await open<{ trajectory_id: string }>('advantages.jsonl', (r) => r.trajectory_id);
+  const trajectoriesFile = await open<Omit<PolicyTrajectory, 'tools'>>(TRAIN_TRAJECTORIES, (t) => t.id);
   let pending: { trajectories: PolicyTrajectory[]; masks: number[] } | undefined;
 
-  await train<PolicyTrajectory>({
-    policy,
-    iterations: options.iterations,
-    learningRate: options.learningRate,
-    advantages: { estimator: options.algo },
-    collect: async (iteration: number) => {
-      const trajectories = await runEpisodes({
-        tasks: options.split.train,
-        environmentFor: options.environmentFor,
-        policy,
-        rollouts: options.rollouts,
-        seed: options.seed,
-        label: `train-${iteration}`,
-        userErrorRate: options.userErrorRate,
-        greedy: false,
-        concurrency: options.concurrency,
-        maxTurns: options.maxTurns,
-      });
-      const masks = options.useJudge
-        ? await Promise.all(trajectories.map(async (t) => meuMask(await judge.judge(t, tasksById.get(t.taskId) as Task))))
-        : trajectories.map(() => 1);
-      pending = { trajectories, masks };
-      return { episodes: trajectories, masks };
-    },
-    onIteration: async (m: IterationMetrics) => {
-      const batch = pending as { trajectories: PolicyTrajectory[]; masks: number[] };
-      const isLast = m.iteration === options.iterations - 1;
-      const evalNow = isLast || (options.evalEvery > 0 && (m.iteration + 1) % options.evalEvery === 0);
-      const line: MetricsLine = {
-        iteration: m.iteration,
-        algo: options.algo,
-        judge: options.useJudge,
-        episodes: m.episodes,
-        successRate: successRate(batch.trajectories),
-        meanReward: batch.trajectories.reduce((a, t) => a + t.reward, 0) / Math.max(1, batch.trajectories.length),
-        maskedShare: batch.masks.filter((x) => x === 0).length / Math.max(1, batch.masks.length),
-        injectedShare: batch.trajectories.filter((t) => t.injectedUserErrors.length > 0).length / Math.max(1, batch.trajectories.length),
-        ...(evalNow ? { heldOutSuccess: await evaluate(`eval-${m.iteration}`) } : {}),
-        loss: m.loss,
-        kl: m.kl,
-        clipFraction: m.clipFraction,
-        gradNorm: m.gradNorm,
-        updated: m.updated,
-      };
-      metrics.push(line);
-      if (options.outDir) {
-        await appendFile(join(options.outDir, 'metrics.jsonl'), `${JSON.stringify(line)}\n`);
-        const samples: ExportSample[] = batch.trajectories.map((t, i) => ({
-          envId: t.envId,
-          taskId: t.taskId,
-          reward: t.reward,
-          mask: batch.masks[i] as number,
-          trajectoryId: t.id,
-          rollout: t.rollout,
-        }));
-        const { advantages } = computeAdvantages(samples, { estimator: options.algo });
-        // The episodes the advantages' trajectory_ids name, then the advantages with their iteration.
-        await appendFile(join(options.outDir, TRAIN_TRAJECTORIES), batch.trajectories.map(({ tools: _tools, ...t }) => `${JSON.stringify(t)}\n`).join(''));
-        const records = toAdvantageRecords(samples, advantages);
-        await appendFile(join(options.outDir, 'advantages.jsonl'), records.map((r) => `${JSON.stringify({ iteration: m.iteration, ...r })}\n`).join(''));
-      }
-      options.onIteration?.(line);
-    },
-  });
+  try {
+    await train<PolicyTrajectory>({
+      policy,
+      iterations: options.iterations,
+      learningRate: options.learningRate,
+      advantages: { estimator: options.algo },
+      collect: async (iteration: number) => {
+        const trajectories = await runEpisodes({
+          tasks: options.split.train,
+          environmentFor: options.environmentFor,
+          policy,
+          rollouts: options.rollouts,
+          seed: options.seed,
+          label: `train-${iteration}`,
+          userErrorRate: options.userErrorRate,
+          greedy: false,
+          concurrency: options.concurrency,
+          maxTurns: options.maxTurns,
+        });
+        const masks = options.useJudge
+          ? await Promise.all(trajectories.map(async (t) => meuMask(await judge.judge(t, tasksById.get(t.taskId) as Task))))
+          : trajectories.map(() => 1);
+        pending = { trajectories, masks };
+        return { episodes: trajectories, masks };
+      },
+      onIteration: async (m: IterationMetrics) => {
+        const batch = pending as { trajectories: PolicyTrajectory[]; masks: number[] };
+        const isLast = m.iteration === options.iterations - 1;
+        const evalNow = isLast || (options.evalEvery > 0 && (m.iteration + 1) % options.evalEvery === 0);
+        const line: MetricsLine = {
+          iteration: m.iteration,
+          algo: options.algo,
+          judge: options.useJudge,
+          episodes: m.episodes,
+          successRate: successRate(batch.trajectories),
+          meanReward: batch.trajectories.reduce((a, t) => a + t.reward, 0) / Math.max(1, batch.trajectories.length),
+          maskedShare: batch.masks.filter((x) => x === 0).length / Math.max(1, batch.masks.length),
+          injectedShare: batch.trajectories.filter((t) => t.injectedUserErrors.length > 0).length / Math.max(1, batch.trajectories.length),
+          ...(evalNow ? { heldOutSuccess: await evaluate(`eval-${m.iteration}`) } : {}),
+          loss: m.loss,
+          kl: m.kl,
+          clipFraction: m.clipFraction,
+          gradNorm: m.gradNorm,
+          updated: m.updated,
+        };
+        metrics.push(line);
+        if (metricsFile && advantagesFile && trajectoriesFile) {
+          await metricsFile.append(line);
+          const samples: ExportSample[] = batch.trajectories.map((t, i) => ({
+            envId: t.envId,
+            taskId: t.taskId,
+            reward: t.reward,
+            mask: batch.masks[i] as number,
+            trajectoryId: t.id,
+            rollout: t.rollout,
+          }));
+          const { advantages } = computeAdvantages(samples, { estimator: options.algo });
+          // The episodes the advantages' trajectory_ids name, then the advantages with their iteration.
+          await trajectoriesFile.append(batch.trajectories.map(({ tools: _tools, ...t }) => t));
+          const records = toAdvantageRecords(samples, advantages);
+          await advantagesFile.append(records.map((r) => ({ iteration: m.iteration, ...r })));
+        }
+        options.onIteration?.(line);
+      },
+    });
+  } finally {
+    await Promise.all([metricsFile?.close(), advantagesFile?.close(), trajectoriesFile?.close()]);
+  }
   const last = metrics[metrics.length - 1];
   const heldOutAfter = last?.heldOutSuccess ?? (await evaluate('eval-after'));
   // The trained weights, for `autoforge bench eval --agent reference --checkpoint …`.

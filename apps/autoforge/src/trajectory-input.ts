@@ -6,7 +6,7 @@ import { Ajv } from 'ajv';
 import type { ErrorObject } from 'ajv';
 import { CliError } from './errors.js';
 import { hasLoneSurrogate } from './load-data.js';
-import { readJsonl } from './run-dir.js';
+import { readJsonlLines } from './run-dir.js';
 
 const TERMINATIONS: readonly TerminationReason[] = [
   'user_stop', 'agent_finish', 'agent_transfer', 'max_turns', 'max_tool_calls', 'max_tokens', 'max_wall_time', 'agent_error', 'user_error', 'message_limit',
@@ -168,12 +168,12 @@ export function fromExternalTrajectory(line: ExternalTrajectory, task: Task, rol
  * id is a located error (`file:line /pointer: …`, exit 2). A torn last line (a crash) is skipped.
  */
 export async function readJudgeTrajectories(path: string, shown: string, tasks: ReadonlyMap<string, Task>): Promise<Trajectory[]> {
-  const lines = await readJsonl<unknown>(path, shown, { tolerateTorn: true });
+  const lines = await readJsonlLines(path, shown, { tolerateTorn: true });
   const out: Trajectory[] = [];
   const seen = new Set<string>();
   const rollouts = new Map<string, number>();
-  for (const [i, value] of lines.entries()) {
-    const where = `${shown}:${i + 1}`;
+  for (const { value, line } of lines) {
+    const where = `${shown}:${line}`;
     let trajectory: Trajectory;
     const ours = typeof value === 'object' && value !== null && 'steps' in value;
     if (ours) {

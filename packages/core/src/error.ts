@@ -40,7 +40,7 @@ export class AutoForgeError<C extends string = string> extends Error {
 }
 
 /** Error codes of `@autoforge/core`. */
-export type CoreErrorCode = 'E_CANONICAL_JSON' | 'E_RNG' | 'E_POINTER';
+export type CoreErrorCode = 'E_CANONICAL_JSON' | 'E_RNG' | 'E_POINTER' | 'E_JSONL_LINE' | 'E_JSONL_DUPLICATE_ID' | 'E_JSONL_IO';
 
 /** The error class of `@autoforge/core`. */
 export class CoreError extends AutoForgeError<CoreErrorCode> {}

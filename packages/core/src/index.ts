@@ -54,3 +54,6 @@ export type { LinearRegExp } from './linear-regexp.js';
 export { ajvLinearRegExp, LinearPatternError, linearPatternProblem, linearRegExp } from './linear-regexp.js';
 export { instructionFacts, valueTokens } from './instruction-facts.js';
 export type { ChatModel, ChatReply, ChatTool, CompleteOptions, FinishReason, ResponseFormat, ToolChoice } from './chat-model.js';
+export type { JsonlContents, JsonlLine, JsonlStore, JsonlStoreOptions, ReadJsonlOptions } from './jsonl-store.js';
+export { openJsonlStore, parseJsonl, readJsonl } from './jsonl-store.js';
+export { TASK_SCHEMA, TRAJECTORY_SCHEMA, VERDICT_SCHEMA } from './schemas.js';

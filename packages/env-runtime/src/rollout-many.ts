@@ -1,5 +1,5 @@
-import { open, readFile, truncate } from 'node:fs/promises';
-import type { Agent, Task, Trajectory, UserSimulator } from '@autoforge/core';
+import type { Agent, JsonlStore, Task, Trajectory, UserSimulator } from '@autoforge/core';
+import { CoreError, openJsonlStore } from '@autoforge/core';
 import pLimit from 'p-limit';
 import type { Environment } from './environment.js';
 import { EnvRuntimeError } from './error.js';
@@ -52,36 +52,14 @@ export function jobId(job: RolloutJob): string {
   return `${job.task.id}#${job.rollout}`;
 }
 
-/**
- * Reads the finished trajectory ids of a JSON Lines file. A last line without its newline is a
- * write cut short by a crash: it is cut off (the episode runs again), so nothing is lost twice
- * and nothing is duplicated.
- */
-async function finishedIds(path: string): Promise<{ ids: Set<string>; repairedBytes: number }> {
-  let text: string;
+/** The trajectory file of a run, opened to resume (core's JSON Lines store: ids are trajectory ids). */
+async function openTrajectories(path: string): Promise<JsonlStore<Trajectory>> {
   try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return { ids: new Set(), repairedBytes: 0 };
-    throw error;
+    return await openJsonlStore<Trajectory>(path, { idOf: (t) => (typeof (t as { id?: unknown }).id === 'string' ? t.id : undefined) });
+  } catch (cause) {
+    if (cause instanceof CoreError) throw new EnvRuntimeError('E_OPTIONS', `rolloutMany: ${cause.message}`, { cause });
+    throw cause;
   }
-  const end = text.lastIndexOf('\n') + 1;
-  const repairedBytes = Buffer.byteLength(text.slice(end));
-  if (repairedBytes > 0) await truncate(path, Buffer.byteLength(text.slice(0, end)));
-  const ids = new Set<string>();
-  const lines = text.slice(0, end).split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    if (line.trim() === '') continue;
-    let id: unknown;
-    try {
-      id = (JSON.parse(line) as { id?: unknown }).id;
-    } catch (cause) {
-      throw new EnvRuntimeError('E_OPTIONS', `rolloutMany: ${path}:${i + 1}: not a JSON trajectory line`, { cause });
-    }
-    if (typeof id === 'string') ids.add(id);
-  }
-  return { ids, repairedBytes };
 }
 
 /**
@@ -100,14 +78,14 @@ export async function rolloutMany(options: RolloutManyOptions): Promise<RolloutM
     if (seen.has(id)) throw new EnvRuntimeError('E_OPTIONS', `rolloutMany: job ${id} is listed twice`);
     seen.add(id);
   }
-  const { ids, repairedBytes } = await finishedIds(options.out);
-  const pending = options.jobs.filter((job) => !ids.has(jobId(job)));
-  const handle = await open(options.out, 'a');
+  const store = await openTrajectories(options.out);
+  const pending = options.jobs.filter((job) => !store.has(jobId(job)));
+  await store.append([]);
   const limit = pLimit(concurrency);
   let done = options.jobs.length - pending.length;
-  // Appends are serialized so that lines never interleave, and made in job order (an episode
-  // that finishes early waits for those before it), so that the file is the same bytes whatever
-  // the concurrency; a crash leaves a prefix, which a rerun completes.
+  // Appends are serialized by the store so that lines never interleave, and made in job order
+  // (an episode that finishes early waits for those before it), so that the file is the same
+  // bytes whatever the concurrency; a crash leaves a prefix, which a rerun completes.
   let writing: Promise<unknown> = Promise.resolve();
   // `done` and `onTrajectory` follow the file, not the episodes: an episode that finished ahead
   // of its turn is reported once its line is written, so a progress count never claims a line
@@ -119,9 +97,10 @@ export async function rolloutMany(options: RolloutManyOptions): Promise<RolloutM
       const trajectory = ready.get(next) as Trajectory;
       ready.delete(next);
       next += 1;
-      const line = `${JSON.stringify(trajectory)}\n`;
+      const written = store.append(trajectory);
+      written.catch(() => undefined); // awaited below, in turn; not an unhandled rejection meanwhile
       writing = writing.then(async () => {
-        await handle.write(line);
+        await written;
         done += 1;
         options.onTrajectory?.(trajectory, done, options.jobs.length);
       });
@@ -151,7 +130,7 @@ export async function rolloutMany(options: RolloutManyOptions): Promise<RolloutM
     );
   } finally {
     await writing.catch(() => undefined);
-    await handle.close();
+    await store.close();
   }
-  return { ran: pending.length, skipped: options.jobs.length - pending.length, repairedBytes };
+  return { ran: pending.length, skipped: options.jobs.length - pending.length, repairedBytes: store.repairedBytes };
 }

@@ -1,8 +1,5 @@
-import type { FileHandle } from 'node:fs/promises';
-import { mkdir, open, readFile, truncate } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import type { Task, Trajectory, Verdict } from '@autoforge/core';
-import { canonicalJson, isJsonObject } from '@autoforge/core';
+import type { JsonlStore, Task, Trajectory, Verdict } from '@autoforge/core';
+import { canonicalJson, CoreError, isJsonObject, openJsonlStore } from '@autoforge/core';
 import { JudgeError } from './error.js';
 import type { Judge } from './judge.js';
 
@@ -48,36 +45,31 @@ function taskOf(tasks: TaskLookup, id: string): Task | undefined {
   return Object.prototype.hasOwnProperty.call(tasks, id) ? (tasks as Readonly<Record<string, Task>>)[id] : undefined;
 }
 
-/** The verdicts already in `path` (none when it does not exist); drops a torn last line. */
-async function readVerdicts(path: string): Promise<Map<string, Verdict>> {
-  let text: string;
+/**
+ * `verdicts.jsonl` opened with core's JSON Lines store (ids: trajectory ids; a torn last line is
+ * cut off and judged again; two verdicts for one trajectory are rejected), and the verdicts in it.
+ */
+async function openVerdicts(path: string): Promise<{ store: JsonlStore<Verdict>; existing: Map<string, Verdict> }> {
+  let store: JsonlStore<Verdict>;
   try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-    throw new JudgeError('E_VERDICTS_FILE', `${path}: cannot be read: ${(error as Error).message}`, { cause: error });
-  }
-  const end = text.lastIndexOf('\n') + 1;
-  // A line without its newline was being written when the process died: drop it.
-  if (end < text.length) await truncate(path, Buffer.byteLength(text.slice(0, end)));
-  const out = new Map<string, Verdict>();
-  text
-    .slice(0, end)
-    .split('\n')
-    .forEach((line, i) => {
-      if (line.trim() === '') return;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        value = undefined;
-      }
-      if (!isJsonObject(value) || typeof value.trajectoryId !== 'string') {
-        throw new JudgeError('E_VERDICTS_FILE', `${path}:${i + 1}: not a verdict (only a torn last line is repaired)`);
-      }
-      out.set((value as unknown as Verdict).trajectoryId, value as unknown as Verdict);
+    store = await openJsonlStore<Verdict>(path, {
+      serialize: canonicalJson,
+      idOf: (v) => (isJsonObject(v as unknown) && typeof v.trajectoryId === 'string' ? v.trajectoryId : undefined),
     });
-  return out;
+  } catch (error) {
+    const line = error instanceof CoreError && error.code === 'E_JSONL_LINE' ? error.location?.line : undefined;
+    const message = line !== undefined ? `${path}:${line}: not a verdict (only a torn last line is repaired)` : (error as Error).message;
+    throw new JudgeError('E_VERDICTS_FILE', message, { cause: error });
+  }
+  const existing = new Map<string, Verdict>();
+  for (const { value, line } of store.lines) {
+    if (!isJsonObject(value) || typeof value.trajectoryId !== 'string') {
+      await store.close();
+      throw new JudgeError('E_VERDICTS_FILE', `${path}:${line}: not a verdict (only a torn last line is repaired)`);
+    }
+    existing.set(value.trajectoryId, value as unknown as Verdict);
+  }
+  return { store, existing };
 }
 
 function failureOf(trajectoryId: string, error: unknown): JudgeFailure {
@@ -110,7 +102,24 @@ export async function judgeAll(
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw new JudgeError('E_OPTIONS', `judgeAll: \`concurrency\` must be a positive integer, got ${String(concurrency)}`);
   }
-  const existing = options.out === undefined ? new Map<string, Verdict>() : await readVerdicts(options.out);
+  const opened = options.out === undefined ? undefined : await openVerdicts(options.out);
+  const existing = opened?.existing ?? new Map<string, Verdict>();
+  try {
+    return await judgeRest(trajectories, tasksById, judge, options, concurrency, existing, opened?.store);
+  } finally {
+    await opened?.store.close();
+  }
+}
+
+async function judgeRest(
+  trajectories: readonly Trajectory[],
+  tasksById: TaskLookup,
+  judge: Judge,
+  options: JudgeAllOptions,
+  concurrency: number,
+  existing: ReadonlyMap<string, Verdict>,
+  file: JsonlStore<Verdict> | undefined,
+): Promise<JudgeAllSummary> {
   // One duplicate-id policy across the project: reject (as rolloutMany does), never judge one of two.
   const seen = new Map<string, number>();
   const todo: Trajectory[] = [];
@@ -123,15 +132,6 @@ export async function judgeAll(
     if (!existing.has(t.id)) todo.push(t);
   });
 
-  let file: FileHandle | undefined;
-  if (options.out !== undefined && todo.length > 0) {
-    try {
-      await mkdir(dirname(options.out), { recursive: true });
-      file = await open(options.out, 'a');
-    } catch (error) {
-      throw new JudgeError('E_VERDICTS_FILE', `${options.out}: cannot be written: ${(error as Error).message}`, { cause: error });
-    }
-  }
   const results: ({ ok: true; verdict: Verdict } | { ok: false; failure: JudgeFailure } | undefined)[] = new Array(todo.length);
   const fresh = new Map<string, Verdict>();
   const failures: JudgeFailure[] = [];
@@ -149,7 +149,7 @@ export async function judgeAll(
         failures.push(r.failure);
         continue;
       }
-      if (file) await file.write(`${canonicalJson(r.verdict)}\n`);
+      if (file) await file.append(r.verdict);
       fresh.set(r.verdict.trajectoryId, r.verdict);
       done += 1;
       options.onVerdict?.(r.verdict, done);
@@ -182,9 +182,7 @@ export async function judgeAll(
   } catch (error) {
     throw error instanceof JudgeError
       ? error
-      : new JudgeError('E_VERDICTS_FILE', `${options.out ?? 'verdicts'}: cannot be written: ${(error as Error).message}`, { cause: error });
-  } finally {
-    await file?.close();
+      : new JudgeError('E_VERDICTS_FILE', error instanceof CoreError ? error.message : `${options.out ?? 'verdicts'}: cannot be written: ${(error as Error).message}`, { cause: error });
   }
 
   const verdicts: Verdict[] = [];

@@ -1,5 +1,4 @@
 import type { Blame, JsonObject, JsonSchemaObject, Message, Task, Trajectory, Verdict, VerdictEvidence } from '@autoforge/core';
-import { sayValue } from '@autoforge/core';
 import type { ChatModel, CompleteOptions } from '@autoforge/core';
 import { completeJson, isLlmError } from '@autoforge/llm';
 import { JudgeError } from './error.js';
@@ -108,7 +107,7 @@ function render(m: Message, i: number, maxChars: number): string {
 export function llmJudgeMessages(trajectory: Trajectory, task: Task, options: { maxObservationChars?: number } = {}): Message[] {
   const max = options.maxObservationChars ?? 4000;
   const policy = task.policy ?? trajectory.messages.find((m) => m.role === 'system')?.content;
-  const facts = task.userFacts.length > 0 ? task.userFacts.map((f) => `- ${f.description}: ${sayValue(f.value)}`).join('\n') : '- (none listed; read them from the instruction)';
+  const facts = task.userFacts.length > 0 ? task.userFacts.map((f) => `- ${f.description}: ${JSON.stringify(f.value)}`).join('\n') : '- (none listed; read them from the instruction)';
   const gold = task.goldCalls.length > 0 ? task.goldCalls.map((c, i) => `${i + 1}. ${c.name}(${JSON.stringify(c.arguments)})`).join('\n') : '(none: the task needs no change)';
   const outputs = task.requiredOutputs.length > 0 ? task.requiredOutputs.map((o) => `- ${JSON.stringify(o)}`).join('\n') : '- (none)';
   const failedTools = trajectory.steps.filter((s) => !s.result.ok).map((s) => (s.result.ok ? '' : `${s.call.name}: ${s.result.error.code}`));

@@ -1,8 +1,21 @@
 import type { Message, Task, ToolStep, Trajectory, UserFact } from '@autoforge/core';
-import { askForFacts, factStatement, USER_STOP_TOKEN } from '@autoforge/core';
+import { USER_STOP_TOKEN } from '@autoforge/core';
 import { describe, expect, it } from 'vitest';
 import { JudgeError } from './error.js';
 import { createRuleJudge } from './rule-judge.js';
+
+/** How these tests' agent asks and their user states a fact (plain text; no simulator's dialect). */
+function subjectOf(fact: { key: string; description?: string }): string {
+  return (fact.description ?? fact.key.replace(/_/g, ' ')).replace(/^(your|my|the)\s+/i, '').toLowerCase();
+}
+function askForFacts(facts: readonly { key: string; description?: string }[]): string {
+  const parts = facts.map((f) => `your ${subjectOf(f)}`);
+  return `Could you tell me ${parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`}?`;
+}
+function factStatement(fact: { key: string; description?: string }, value: unknown): string {
+  return `My ${subjectOf(fact)} is ${JSON.stringify(value)}.`;
+}
+
 
 const email: UserFact = { key: 'email', description: 'your email', value: 'ada.lovelace1815@example.com' };
 const zip: UserFact = { key: 'zip', description: 'your zip', value: '10108' };

@@ -1,7 +1,7 @@
-import type { Blame, Message, Task, ToolStep, Trajectory, UserFact, Verdict, VerdictEvidence } from '@autoforge/core';
-import { isRequestSentence, readRequests, splitSentences, USER_STOP_TOKEN } from '@autoforge/core';
+import type { Blame, Message, Task, ToolStep, Trajectory, Verdict, VerdictEvidence } from '@autoforge/core';
+import { splitSentences, USER_STOP_TOKEN } from '@autoforge/core';
 import { JudgeError } from './error.js';
-import { factClaims, normalizeValue, resolveSubject } from './fact-claims.js';
+import { askedFacts, isQuestion, normalizeValue, statedValues } from './statements.js';
 import type { Judge, UserErrorKind } from './judge.js';
 import { USER_ERROR_KINDS } from './judge.js';
 import { taskFindings } from './task-checks.js';
@@ -28,54 +28,27 @@ const ENV_MESSAGE =
 
 const textOf = (m: Message): string => (m.role === 'assistant' ? (m.content ?? '') : m.content);
 
-function say(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-/** wrong_fact and contradiction: the values the user gave for each of its facts. */
-function factFindings(messages: readonly Message[], facts: readonly UserFact[]): Finding[] {
-  interface Entry {
-    messageIndex: number;
-    value: string;
-    shown: string;
-  }
-  const groups = new Map<string, { subject: string; truth: Set<string>; entries: Entry[] }>();
-  messages.forEach((m, messageIndex) => {
-    if (m.role !== 'user') return;
-    for (const claim of factClaims(m.content)) {
-      // Unquoted words are read loosely, so their subject must name a fact exactly ("my order is late").
-      const named = resolveSubject(claim.subject, facts, { fuzzy: !claim.loose });
-      if (named.length === 0) continue;
-      const key = named.map((f) => f.key).sort().join('|');
-      let group = groups.get(key);
-      if (!group) groups.set(key, (group = { subject: claim.subject, truth: new Set(named.map((f) => normalizeValue(f.value))), entries: [] }));
-      let value = normalizeValue(claim.value);
-      if (claim.loose) {
-        // Unquoted words: the fact's value followed by more words still states that value.
-        const padded = ` ${value} `;
-        value = [...group.truth].find((t) => value === t || padded.includes(` ${t} `)) ?? value;
-      }
-      group.entries.push({ messageIndex, value, shown: say(claim.value) });
-    }
-  });
+/** wrong_fact and contradiction: the values the user stated for each of its facts, however worded. */
+function factFindings(messages: readonly Message[], task: Task): Finding[] {
+  const facts = task.userFacts;
+  const stated = statedValues(messages, facts, task.intent);
+  const openingIndex = messages.findIndex((m) => m.role === 'user');
   const out: Finding[] = [];
-  for (const { subject, truth, entries } of groups.values()) {
-    const wrong = entries.find((e) => !truth.has(e.value));
+  for (const fact of facts) {
+    const entries = stated.filter((s) => s.key === fact.key);
+    const wrong = entries.find((e) => !e.correct);
     if (!wrong) continue;
-    // A contradiction changes what the user said before: a later message brings a value its
-    // first statement did not have, and there are more distinct values than true ones (facts
-    // that share a subject may hold several true values, or one value twice).
-    const firstMessage = (entries[0] as Entry).messageIndex;
-    const first = new Set(entries.filter((e) => e.messageIndex === firstMessage).map((e) => e.value));
-    const distinct = new Map<string, Entry>();
-    for (const e of entries) if (!distinct.has(e.value)) distinct.set(e.value, e);
-    const changed = entries.find((e) => e.messageIndex !== firstMessage && !first.has(e.value));
-    if (changed && distinct.size > truth.size) {
-      const said = [...distinct.values()].map((e) => `"${e.shown}" (message ${e.messageIndex})`).join(', then ');
-      out.push({ kind: 'contradiction', messageIndex: changed.messageIndex, note: `the user gave two values for "${subject}": ${said}` });
+    const expected = normalizeValue(fact.value);
+    // A contradiction changes an answer: a later message gives the fact another value than an
+    // earlier one, and one of them is wrong. The opening restates the instruction, so it is no
+    // answer to change.
+    const answers = entries.filter((e) => e.messageIndex !== openingIndex);
+    const first = answers[0];
+    const changed = first && answers.find((e) => e.messageIndex > first.messageIndex && normalizeValue(e.value) !== normalizeValue(first.value));
+    if (first && changed) {
+      out.push({ kind: 'contradiction', messageIndex: changed.messageIndex, note: `the user gave two values for "${fact.key}": "${first.value}" (message ${first.messageIndex}), then "${changed.value}" (message ${changed.messageIndex})` });
     } else {
-      const expected = [...truth].map((t) => `"${t}"`).join(' or ');
-      out.push({ kind: 'wrong_fact', messageIndex: wrong.messageIndex, note: `the user said "${subject}" is "${wrong.shown}"; the task says ${expected}` });
+      out.push({ kind: 'wrong_fact', messageIndex: wrong.messageIndex, note: `the user said "${fact.key}" is "${wrong.value}"; the task says "${expected}"` });
     }
   }
   return out;
@@ -107,13 +80,13 @@ function earlyStopFinding(trajectory: Trajectory, task: Task): Finding | undefin
     .map(textOf)
     .join('\n');
   const stopText = (messages[stopAt] as Message).content ?? '';
-  const requests = readRequests(agentText, task.userFacts);
-  if (requests.facts.length > 0) {
-    return { kind: 'early_stop', messageIndex: stopAt, note: `the user stopped although the agent asked for ${requests.facts.map((f) => f.key).join(', ')}` };
+  const askedFor = askedFacts(agentText, task.userFacts);
+  if (askedFor.length > 0) {
+    return { kind: 'early_stop', messageIndex: stopAt, note: `the user stopped although the agent asked for ${askedFor.map((f) => f.key).join(', ')}` };
   }
   const unable = INABILITY.test(stopText.replace(USER_STOP_TOKEN, ''));
-  if ((requests.confirmations.length > 0 || requests.unknown.length > 0) && !unable) {
-    const asked = [...requests.confirmations, ...requests.unknown][0] as string;
+  const asked = splitSentences(agentText).find(isQuestion);
+  if (asked !== undefined && !unable) {
     return { kind: 'early_stop', messageIndex: stopAt, note: `the user stopped without answering the agent's request: "${asked}"` };
   }
   const said = messages
@@ -124,7 +97,7 @@ function earlyStopFinding(trajectory: Trajectory, task: Task): Finding | undefin
     const firstUser = messages.findIndex((m) => m.role === 'user');
     const prompted = messages
       .slice(firstUser + 1, stopAt)
-      .some((m) => m.role === 'user' && splitSentences(m.content).some(isRequestSentence));
+      .some((m) => m.role === 'user' && splitSentences(m.content).some(isQuestion));
     if (!prompted && !unable) {
       return { kind: 'early_stop', messageIndex: stopAt, note: `the user stopped before the agent gave the answer and without asking for it` };
     }
@@ -172,7 +145,7 @@ export function createRuleJudge(options: RuleJudgeOptions = {}): Judge {
       if (task.id !== trajectory.taskId) {
         return Promise.reject(new JudgeError('E_OPTIONS', `${name}: trajectory ${trajectory.id} is of task ${trajectory.taskId}, not ${task.id}`));
       }
-      const stated = factFindings(trajectory.messages, task.userFacts);
+      const stated = factFindings(trajectory.messages, task);
       // What the user's statements already show is not found again from the agent's calls.
       const shown = stated.map((f) => f.note.toLowerCase());
       const fromTask = taskFindings(trajectory, task).filter((f) => f.value === undefined || !shown.some((n) => n.includes(`"${f.value?.toLowerCase() ?? ''}"`)));

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Agent, AgentContext, AssistantMessage, JsonObject, JsonValue, Task, UserFact } from '@autoforge/core';
-import { askForFacts, canonicalJson, isJsonObject, statementsAbout } from '@autoforge/core';
+import { canonicalJson, isJsonObject } from '@autoforge/core';
 import type { Blueprint } from '@autoforge/dag-blueprint';
 import { compileTask, mergeSequences } from '@autoforge/dag-blueprint';
 import type { ToolSequence } from '@autoforge/depgraph';
@@ -12,6 +12,13 @@ import type { Environment } from '@autoforge/env-runtime';
 import { createEnvironment } from '@autoforge/env-runtime';
 import { synthesizeEnvironment } from '@autoforge/env-synth';
 import { parseToolDocFile } from '@autoforge/tooldoc-parser';
+import { statedValues } from './statements.js';
+
+/** "Could you tell me your zip and your email?": how this agent asks (plain text, its own). */
+function askFor(facts: readonly UserFact[]): string {
+  const parts = facts.map((f) => `your ${f.description.replace(/^(your|my|the)\s+/i, '')}`);
+  return `Could you tell me ${parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`}?`;
+}
 
 /** The shared benchmark data (read-only; never copied into the repository). */
 export const BENCHMARKS = join(import.meta.dirname, '../../../../shared/benchmarks');
@@ -56,7 +63,8 @@ export async function loadRetailTasks(options: { writeWalks?: number; readWalks?
 const CONFIRM_QUESTION = 'I have everything I need. Shall I proceed with your request?';
 
 /**
- * Asks for the task's facts `perTurn` at a time (core `askForFacts`), optionally asks for a
+ * Asks for the task's facts `perTurn` at a time (in its own words), reads the answers with the
+ * judge's `statedValues` (any phrasing), optionally asks for a
  * confirmation, then makes the task's gold calls with the values the user gave (the true
  * values it replaces by what was said), and finishes with the required outputs. Stateless.
  */
@@ -66,18 +74,19 @@ export function createFactAskingAgent(task: Task, options: { perTurn?: number; c
     name: `fact-asking-${perTurn}${options.confirm ? '-confirm' : ''}`,
     act(context: AgentContext): Promise<AssistantMessage> {
       const { messages } = context;
-      const userTexts = messages.flatMap((m) => (m.role === 'user' ? [m.content] : []));
       const mine = messages.flatMap((m) => (m.role === 'assistant' ? [m] : []));
       // The latest value the user stated for each fact (a correction overrides).
       const told = new Map<UserFact, JsonValue>();
+      const stated = statedValues(messages, task.userFacts, task.intent);
       for (const f of task.userFacts) {
-        const said = userTexts.flatMap((t) => statementsAbout(t, f));
-        if (said.length > 0) told.set(f, (said[said.length - 1] as { value: JsonValue }).value);
+        const said = stated.filter((s) => s.key === f.key);
+        const last = said[said.length - 1];
+        if (last) told.set(f, last.correct ? f.value : typeof f.value === 'number' && Number.isFinite(Number(last.value)) ? Number(last.value) : last.value);
       }
       const asked = new Set(mine.map((m) => m.content));
-      const missing = task.userFacts.filter((f) => !told.has(f) && !asked.has(askForFacts([f])));
+      const missing = task.userFacts.filter((f) => !told.has(f) && !asked.has(askFor([f])));
       const say = (content: string) => Promise.resolve<AssistantMessage>({ role: 'assistant', content });
-      if (missing.length > 0) return say(askForFacts(missing.slice(0, perTurn)));
+      if (missing.length > 0) return say(askFor(missing.slice(0, perTurn)));
       const called = mine.some((m) => (m.toolCalls ?? []).length > 0);
       if (!called) {
         if (options.confirm && !asked.has(CONFIRM_QUESTION)) return say(CONFIRM_QUESTION);

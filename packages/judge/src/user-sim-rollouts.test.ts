@@ -3,7 +3,7 @@
 // It lives here, downstream of both, because dag-blueprint depends on user-sim (its release gate
 // plays each task through the scripted user).
 import type { InjectedUserError, Message, Task, Trajectory, UserFact } from '@autoforge/core';
-import { asksFor, factStatement, factSubject, USER_STOP_TOKEN } from '@autoforge/core';
+import { USER_STOP_TOKEN } from '@autoforge/core';
 import { createOracleAgent } from '@autoforge/dag-blueprint';
 import { rollout } from '@autoforge/env-runtime';
 import { createOpenAIChatModel } from '@autoforge/llm';
@@ -12,6 +12,7 @@ import { createScriptedChatServer } from '@autoforge/llm/testing';
 import type { UserErrorKind } from '@autoforge/user-sim';
 import { createLLMUser, createScriptedUser, USER_ERROR_KINDS } from '@autoforge/user-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { askedFacts } from './statements.js';
 import type { RetailTasks } from './test-support.js';
 import { loadRetailTasks } from './test-support.js';
 
@@ -75,10 +76,11 @@ function modelAsUser(task: Task) {
     const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
     const last = messages[messages.length - 1] as { role: string; content: string };
     if (messages.length === 2) return `Hello. ${task.intent.replace(/\bIf asked\b.*$/, '')}`;
-    const asked = task.userFacts.filter((f) => asksFor(last.content, f));
-    // Facts that share a description are named by their keys, as the scripted user does.
-    const ref = (f: UserFact) => (task.userFacts.some((g) => g !== f && factSubject(g) === factSubject(f)) ? { key: f.key } : f);
-    if (asked.length > 0) return asked.map((f) => factStatement(ref(f), f.value)).join(' ');
+    const asked = askedFacts(last.content, task.userFacts);
+    // Facts that share a description are named by their keys' words.
+    const subject = (f: UserFact) => f.description.replace(/^(your|my|the)\s+/i, '').toLowerCase();
+    const name = (f: UserFact) => (task.userFacts.some((g) => g !== f && subject(g) === subject(f)) ? f.key.replace(/_/g, ' ') : subject(f));
+    if (asked.length > 0) return asked.map((f) => `My ${name(f)} is ${JSON.stringify(f.value)}.`).join(' ');
     return `Thanks, that is all. ${USER_STOP_TOKEN}`;
   };
 }

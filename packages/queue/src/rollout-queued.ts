@@ -1,5 +1,5 @@
-import { open, readFile, truncate } from 'node:fs/promises';
-import type { JsonValue, Task, Trajectory } from '@autoforge/core';
+import type { JsonlStore, JsonValue, Task, Trajectory } from '@autoforge/core';
+import { CoreError, openJsonlStore } from '@autoforge/core';
 import type { Blueprint } from '@autoforge/dag-blueprint';
 import type { EnvironmentSpec, RolloutJob, RolloutLimits } from '@autoforge/env-runtime';
 import { jobId } from '@autoforge/env-runtime';
@@ -50,30 +50,14 @@ export interface RolloutQueuedSummary {
   heldBack: number;
 }
 
-/** The finished ids of `path`, cutting a torn last line (as `rolloutMany` does). */
-async function finishedIds(path: string): Promise<{ ids: Set<string>; repairedBytes: number }> {
-  let text: string;
+/** The trajectory file, opened to resume with core's JSON Lines store (as `rolloutMany` does). */
+async function openTrajectories(path: string): Promise<JsonlStore<Trajectory>> {
   try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return { ids: new Set(), repairedBytes: 0 };
-    throw error;
+    return await openJsonlStore<Trajectory>(path, { idOf: (t) => (typeof (t as { id?: unknown }).id === 'string' ? t.id : undefined) });
+  } catch (cause) {
+    if (cause instanceof CoreError) throw new QueueError('E_JOB_INPUT', `queue: rolloutQueued: ${cause.message}`, { cause });
+    throw cause;
   }
-  const end = text.lastIndexOf('\n') + 1;
-  const repairedBytes = Buffer.byteLength(text.slice(end));
-  if (repairedBytes > 0) await truncate(path, Buffer.byteLength(text.slice(0, end)));
-  const ids = new Set<string>();
-  for (const [i, line] of text.slice(0, end).split('\n').entries()) {
-    if (line.trim() === '') continue;
-    let id: unknown;
-    try {
-      id = (JSON.parse(line) as { id?: unknown }).id;
-    } catch (cause) {
-      throw new QueueError('E_JOB_INPUT', `queue: rolloutQueued: ${path}:${i + 1}: not a JSON trajectory line`, { cause });
-    }
-    if (typeof id === 'string') ids.add(id);
-  }
-  return { ids, repairedBytes };
 }
 
 /**
@@ -103,7 +87,8 @@ export async function rolloutQueued(client: QueueClient, options: RolloutQueuedO
     if (last && last.length < batchSize && (last[0] as RolloutJob).task.envId === job.task.envId) last.push(job);
     else batches.push([job]);
   }
-  const { ids, repairedBytes } = await finishedIds(options.out);
+  const store = await openTrajectories(options.out);
+  const finished = new Set(options.jobs.map(jobId).filter((id) => store.has(id)));
   const specKeys = new Map<string, Promise<string>>();
   const specKey = (envId: string): Promise<string> => {
     let k = specKeys.get(envId);
@@ -114,7 +99,7 @@ export async function rolloutQueued(client: QueueClient, options: RolloutQueuedO
     return k;
   };
   const requests = batches.map(async (batch) => {
-    if (batch.every((job) => ids.has(jobId(job)))) return undefined;
+    if (batch.every((job) => finished.has(jobId(job)))) return undefined;
     const episodes: RolloutEpisode[] = batch.map((job) => {
       const blueprint = options.blueprintFor?.(job.task);
       return { task: job.task, rollout: job.rollout, seed: job.seed ?? job.rollout, ...(blueprint ? { blueprint } : {}) };
@@ -132,12 +117,12 @@ export async function rolloutQueued(client: QueueClient, options: RolloutQueuedO
   for (const r of requests) r.catch(() => undefined);
 
   const total = options.jobs.length;
-  const skipped = options.jobs.filter((job) => ids.has(jobId(job))).length;
+  const skipped = finished.size;
   let done = skipped;
   let ran = 0;
   let heldBack = 0;
   const failed: FailedBatch[] = [];
-  const handle = await open(options.out, 'a');
+  await store.append([]);
   try {
     for (const [b, batch] of batches.entries()) {
       let trajectories: Trajectory[] | undefined;
@@ -148,23 +133,23 @@ export async function rolloutQueued(client: QueueClient, options: RolloutQueuedO
         continue;
       }
       if (trajectories === undefined) continue;
-      const fresh = batch.filter((job) => !ids.has(jobId(job)));
+      const fresh = batch.filter((job) => !finished.has(jobId(job)));
       if (failed.length > 0) {
         heldBack += fresh.length;
         continue;
       }
       for (const [k, job] of batch.entries()) {
-        if (ids.has(jobId(job))) continue;
+        if (finished.has(jobId(job))) continue;
         const t = trajectories[k];
         if (!t || t.id !== jobId(job)) throw new QueueError('E_JOB_INPUT', `queue: rolloutQueued: the rollout job for ${jobId(job)} returned ${t ? t.id : 'nothing'}`);
-        await handle.write(`${JSON.stringify(t)}\n`);
+        await store.append(t);
         done += 1;
         ran += 1;
         options.onTrajectory?.(t, done, total);
       }
     }
   } finally {
-    await handle.close();
+    await store.close();
   }
-  return { ran, skipped, repairedBytes, failed, heldBack };
+  return { ran, skipped, repairedBytes: store.repairedBytes, failed, heldBack };
 }

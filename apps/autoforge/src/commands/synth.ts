@@ -1,7 +1,7 @@
-import { appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { JsonObject, Task } from '@autoforge/core';
-import { canonicalJson, digest } from '@autoforge/core';
+import type { JsonlStore, JsonObject, Task } from '@autoforge/core';
+import { canonicalJson, CoreError, digest, openJsonlStore } from '@autoforge/core';
 import type { Blueprint, SynthesisReport, SynthesizedBlueprint, SynthesizeTasksResult } from '@autoforge/dag-blueprint';
 import { buildTaskGraph, checkRelease, synthesizeTasks, SYNTHESIS_DEFAULTS } from '@autoforge/dag-blueprint';
 import { rewriteIntent } from '@autoforge/dag-blueprint/llm';
@@ -18,7 +18,7 @@ import type { CliIo } from '../io.js';
 import type { ModelFlags } from '../llm-options.js';
 import { createEndpointWatch, createRoleModel, requireModelConfig } from '../llm-options.js';
 import { parseJsonText, readDatabase } from '../load-data.js';
-import { outputDirectory, readTasks } from '../run-dir.js';
+import { outputDirectory, readBlueprintLines, readTasks, RUN_FILES } from '../run-dir.js';
 import { VERSION } from '../version.js';
 import { loadEnvironmentSpec, loadToolDoc } from './env.js';
 import type { QueueClient } from '@autoforge/queue';
@@ -54,12 +54,23 @@ function integer(text: string, option: string, min: number, max: number): number
   return n;
 }
 
-const jsonl = (items: readonly unknown[]): string => items.map((i) => `${canonicalJson(i)}\n`).join('');
 
-/** What the loop needs from earlier rounds (read back when resuming). */
+/** What the loop needs from earlier rounds (read back when resuming), and the two files it appends to. */
 interface Progress {
   tasks: Task[];
   blueprints: SynthesizedBlueprint[];
+  taskFile: JsonlStore<Task>;
+  blueprintFile: JsonlStore<SynthesizedBlueprint>;
+}
+
+/** A run file opened with core's JSON Lines store; its errors (a damaged line, a duplicate task id) are located `CliError`s. */
+async function openRunFile<T>(path: string, shown: string, options: { idOf?: (value: T) => string | undefined; fresh?: boolean }): Promise<JsonlStore<T>> {
+  try {
+    return await openJsonlStore<T>(path, { shown, serialize: canonicalJson, ...options });
+  } catch (error) {
+    if (error instanceof CoreError) throw new CliError('E_INPUT', error.message);
+    throw error;
+  }
 }
 
 /**
@@ -138,8 +149,8 @@ async function synthRun(file: string, options: SynthCommandOptions, io: CliIo, q
     await writeFile(join(runDir, 'graph.json'), `${canonicalJson(toJSON(graph))}\n`);
     await writeFile(join(runDir, 'graph.dot'), toDot(graph));
     await writeFile(join(runDir, 'graph.mmd'), toMermaid(graph));
-    await writeFile(join(runDir, 'tasks.jsonl'), '');
-    await writeFile(join(runDir, 'blueprints.jsonl'), '');
+    await progress.taskFile.truncate(0);
+    await progress.blueprintFile.truncate(0);
   }
   const policy = await findPolicy(resolve(io.cwd, file), { file: options.policy === undefined ? undefined : resolve(io.cwd, options.policy) }).catch((e: Error) => {
     throw new CliError('E_INPUT', `--policy ${e.message.replace(/^serve: /, '')}`);
@@ -173,12 +184,14 @@ async function synthRun(file: string, options: SynthCommandOptions, io: CliIo, q
         : {}),
       // Tasks before blueprint lines: a round is finished once its blueprint lines are written.
       onRound: async (round) => {
-        await appendFile(join(runDir, 'tasks.jsonl'), jsonl(round.tasks));
-        await appendFile(join(runDir, 'blueprints.jsonl'), jsonl(round.blueprints));
+        await progress.taskFile.append(round.tasks);
+        await progress.blueprintFile.append(round.blueprints);
       },
     });
   } finally {
     bar?.stop();
+    await progress.taskFile.close();
+    await progress.blueprintFile.close();
   }
   const { tasks, report } = result;
   io.stdout(`${summary({ options, spec, graph, tasks, report: queue && report.workers !== undefined ? { ...report, workers: -1 } : report, rewrites, model, seconds: (performance.now() - started) / 1000 }).join('\n')}\n`);
@@ -202,49 +215,42 @@ function createModel(options: SynthCommandOptions, io: CliIo): ChatModel {
 }
 
 /**
- * Reads what an earlier run with the same config left in the run directory: its tasks and the
- * blueprint lines of its finished rounds (a line torn by a crash, and anything after it, is
- * dropped, along with tasks whose round has no blueprint lines; the files are rewritten). A
- * directory written with another config is refused.
+ * Opens `tasks.jsonl` and `blueprints.jsonl` (core's JSON Lines store) and reads what an earlier
+ * run with the same config left there: its tasks and the blueprint lines of its finished rounds.
+ * A line torn by a crash is cut off; a round's lines are appended in one piece, so a torn
+ * blueprint line means that round is unfinished: its blueprint lines are cut too, and so are the
+ * tasks after the last finished round (tasks are appended before their round's blueprint lines).
+ * A damaged line elsewhere, or a task id twice, is a located error. A directory written with
+ * another config is refused.
  */
 async function openRunDir(runDir: string, shown: string, config: object): Promise<Progress> {
-  let old: string;
+  let old: string | undefined;
   try {
-    old = await readFile(join(runDir, 'config.json'), 'utf8');
+    old = await readFile(join(runDir, RUN_FILES.config), 'utf8');
   } catch {
-    return { tasks: [], blueprints: [] };
+    old = undefined;
   }
   // The old config is input like any other: too deep or broken, it is a located error.
-  if (canonicalJson(parseJsonText(old, join(shown, 'config.json'))) !== canonicalJson(JSON.parse(JSON.stringify(config)))) {
+  if (old !== undefined && canonicalJson(parseJsonText(old, join(shown, RUN_FILES.config))) !== canonicalJson(JSON.parse(JSON.stringify(config)))) {
     throw new CliError('E_USAGE', `${shown} holds a run with another configuration (config.json differs); choose another --out`);
   }
-  let blueprints = await jsonlLines<SynthesizedBlueprint>(join(runDir, 'blueprints.jsonl'));
-  // A round's lines are appended in one piece: a torn last line means that round is unfinished.
-  if (blueprints.torn && blueprints.length > 0) {
+  const fresh = old === undefined;
+  const blueprintFile = await openRunFile<SynthesizedBlueprint>(join(runDir, RUN_FILES.blueprints), join(shown, RUN_FILES.blueprints), { fresh });
+  const taskFile = await openRunFile<Task>(join(runDir, RUN_FILES.tasks), join(shown, RUN_FILES.tasks), { fresh, idOf: (t) => t.id });
+  let blueprints = blueprintFile.lines.map((l) => l.value as SynthesizedBlueprint);
+  if (blueprintFile.repairedBytes > 0 && blueprints.length > 0) {
     const last = Math.max(...blueprints.map((b) => b.round));
-    blueprints = Object.assign(blueprints.filter((b) => b.round !== last), { torn: false });
+    const keep = blueprints.findIndex((b) => b.round === last);
+    await blueprintFile.truncate(keep);
+    blueprints = blueprints.slice(0, keep);
   }
   const rounds = new Set(blueprints.map((b) => b.round));
-  const tasks = (await jsonlLines<Task>(join(runDir, 'tasks.jsonl'))).filter((t) => typeof t.metadata?.round === 'number' && rounds.has(t.metadata.round));
-  await writeFile(join(runDir, 'tasks.jsonl'), jsonl(tasks));
-  await writeFile(join(runDir, 'blueprints.jsonl'), jsonl(blueprints));
-  return { tasks, blueprints };
-}
-
-/** The items of a JSONL file up to the first line that does not parse (a line torn by a crash; `torn` says so). */
-async function jsonlLines<T>(path: string): Promise<T[] & { torn: boolean }> {
-  const text = await readFile(path, 'utf8').catch(() => '');
-  const out = Object.assign([] as T[], { torn: false });
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      out.push(JSON.parse(line) as T);
-    } catch {
-      out.torn = true;
-      break;
-    }
-  }
-  return out;
+  const all = taskFile.lines.map((l) => l.value as Task);
+  const finished = (t: Task): boolean => typeof t.metadata?.round === 'number' && rounds.has(t.metadata.round);
+  const cut = all.findIndex((t) => !finished(t));
+  if (cut !== -1) await taskFile.truncate(cut);
+  const tasks = cut === -1 ? all : all.slice(0, cut);
+  return { tasks, blueprints, taskFile, blueprintFile };
 }
 
 async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -328,7 +334,7 @@ export async function verifyCommand(dir: string, io: CliIo): Promise<boolean> {
   // calls, is a broken run directory (exit 2), not a failed verification (exit 3).
   const tasks = await readTasks(join(runDir, 'tasks.jsonl'), join(dir, 'tasks.jsonl'), specs);
   const blueprints = new Map<string, Blueprint>();
-  for (const b of await jsonlLines<SynthesizedBlueprint>(join(runDir, 'blueprints.jsonl'))) {
+  for (const b of await readBlueprintLines<SynthesizedBlueprint>(runDir, dir)) {
     if (b.status === 'accepted' || !blueprints.has(b.id)) blueprints.set(b.id, b);
   }
   const environments = new Map<string, Awaited<ReturnType<typeof createEnvironment>>>();

@@ -69,7 +69,7 @@ describe('loadRun', () => {
     const lines = readFileSync(join(bad, 'verdicts.jsonl'), 'utf8').split('\n');
     lines[2] = '{oops';
     writeFileSync(join(bad, 'verdicts.jsonl'), lines.join('\n'));
-    expect((await failure(bad)).message).toBe('runs/x/verdicts.jsonl:3: not valid JSON');
+    expect((await failure(bad)).message).toBe('runs/x/verdicts.jsonl:3: not valid JSON (only a torn last line is repaired)');
   });
 
   it('names the line of an item of the wrong shape', async () => {
@@ -78,7 +78,7 @@ describe('loadRun', () => {
     expect((await failure(dir)).message).toBe('runs/x/metrics.jsonl:9: not a metrics line (needs a numeric iteration)');
     const tasks = copy();
     writeFileSync(join(tasks, 'tasks.jsonl'), '{"id":1}\n');
-    expect((await failure(tasks)).message).toBe('runs/x/tasks.jsonl:1: not a task (needs id, envId)');
+    expect((await failure(tasks)).message).toBe('runs/x/tasks.jsonl:1 /envId: missing (not a task)');
   });
 
   it('rejects a graph.json that is not a dependency graph, with its issues', async () => {

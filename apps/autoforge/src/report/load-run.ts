@@ -1,12 +1,12 @@
-import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { JsonObject, Task, Trajectory, Verdict } from '@autoforge/core';
 import { isJsonObject } from '@autoforge/core';
 import type { DependencyGraph } from '@autoforge/depgraph';
 import { fromJSON } from '@autoforge/depgraph';
 import { CliError } from '../errors.js';
+import type { RunRecord } from '../run-dir.js';
+import { readJsonlLines, recordProblem, RUN_FILES } from '../run-dir.js';
 import type { StoredBlueprint } from './blueprint-diagram.js';
 
 /** One line of `metrics.jsonl` (one training iteration, written by `autoforge train`). */
@@ -89,41 +89,29 @@ function parseJson(text: string, shown: string): unknown {
 }
 
 /**
- * Each line of a JSON Lines file, parsed and checked, in order. A torn last line (a writer that
- * crashed mid-line: these files are append-only) is skipped; any other bad line is a located error.
+ * Each line of a JSON Lines file of the run directory (read by the run-directory module, on
+ * core's JSON Lines reader), in order, with `file:line` for messages; a record kind is checked
+ * against core's schema of its type first. A torn last line (a writer that crashed mid-line: these
+ * files are append-only) is skipped; any other bad line is a located error.
  */
-async function eachLine(path: string, shown: string, required: boolean, visit: (value: unknown, where: string) => void): Promise<boolean> {
-  const stream = createReadStream(path, { encoding: 'utf8' });
-  const opened = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
-    stream.once('ready', () => resolve(undefined));
-    stream.once('error', (error) => resolve(error));
-  });
-  if (opened) {
-    if (opened.code === 'ENOENT' && !required) return false;
-    const hint = opened.code === 'ENOENT' ? ' (not a run directory? create one with `autoforge synth`)' : '';
-    throw new CliError('E_INPUT', `${shown}: cannot read (${opened.code ?? String(opened)})${hint}`);
-  }
-  let pending: { text: string; number: number } | undefined;
-  let number = 0;
-  const flush = (last: boolean): void => {
-    if (!pending) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(pending.text);
-    } catch {
-      if (last) return;
-      throw new CliError('E_INPUT', `${shown}:${pending.number}: not valid JSON`);
+async function eachLine(path: string, shown: string, required: boolean, visit: (value: unknown, where: string) => void, kind?: RunRecord): Promise<void> {
+  let lines;
+  try {
+    lines = await readJsonlLines(path, shown, { missingOk: !required, tolerateTorn: true });
+  } catch (error) {
+    if (error instanceof CliError && /: cannot read \(ENOENT\)$/.test(error.message)) {
+      throw new CliError('E_INPUT', `${error.message} (not a run directory? create one with \`autoforge synth\`)`);
     }
-    visit(value, `${shown}:${pending.number}`);
-  };
-  for await (const line of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
-    number += 1;
-    if (line.trim() === '') continue;
-    flush(false);
-    pending = { text: line, number };
+    throw error;
   }
-  flush(true);
-  return true;
+  for (const { value, line } of lines) {
+    const where = `${shown}:${line}`;
+    if (kind !== undefined) {
+      const problem = recordProblem(kind, value);
+      if (problem !== undefined) throw new CliError('E_INPUT', `${where} ${problem} (not a ${kind})`);
+    }
+    visit(value, where);
+  }
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
@@ -175,10 +163,7 @@ export async function loadRun(dir: string, name: string, options: LoadRunOptions
   const at = (file: string): [string, string] => [join(dir, file), join(name, file)];
 
   const tasks: Task[] = [];
-  await eachLine(...at('tasks.jsonl'), true, (v, where) => {
-    need(isJsonObject(v) && isString(v.id) && isString(v.envId), where, 'a task (needs id, envId)');
-    tasks.push(v as unknown as Task);
-  });
+  await eachLine(...at(RUN_FILES.tasks), true, (v) => tasks.push(v as unknown as Task), 'task');
 
   const data: RunData = { blueprints: [], tasks, trajectories: [], outcomes: [], verdicts: [], metrics: [] };
 
@@ -198,28 +183,20 @@ export async function loadRun(dir: string, name: string, options: LoadRunOptions
     data.graph = graph.value;
   }
 
-  await eachLine(...at('blueprints.jsonl'), false, (v, where) => {
+  await eachLine(...at(RUN_FILES.blueprints), false, (v, where) => {
     need(isJsonObject(v) && isString(v.id) && Array.isArray(v.nodes) && Array.isArray(v.edges), where, 'a blueprint (needs id, nodes, edges)');
     data.blueprints.push(v as unknown as StoredBlueprint);
   });
 
-  await eachLine(...at('trajectories.jsonl'), false, (v, where) => {
-    need(
-      isJsonObject(v) && isString(v.id) && isString(v.taskId) && Array.isArray(v.messages) && isNumber(v.reward),
-      where,
-      'a trajectory (needs id, taskId, messages, reward)',
-    );
+  await eachLine(...at(RUN_FILES.trajectories), false, (v) => {
     const t = v as unknown as Trajectory;
     data.outcomes.push({ reward: t.reward, termination: isString(t.termination) ? t.termination : 'unknown' });
     if (data.trajectories.length < max) data.trajectories.push(t);
-  });
+  }, 'trajectory');
 
-  await eachLine(...at('verdicts.jsonl'), false, (v, where) => {
-    need(isJsonObject(v) && isString(v.trajectoryId) && typeof v.userError === 'boolean', where, 'a verdict (needs trajectoryId, userError)');
-    data.verdicts.push(v as unknown as Verdict);
-  });
+  await eachLine(...at(RUN_FILES.verdicts), false, (v) => data.verdicts.push(v as unknown as Verdict), 'verdict');
 
-  await eachLine(...at('metrics.jsonl'), false, (v, where) => {
+  await eachLine(...at(RUN_FILES.metrics), false, (v, where) => {
     need(isJsonObject(v) && isNumber(v.iteration), where, 'a metrics line (needs a numeric iteration)');
     const row = v as JsonObject;
     data.metrics.push({

@@ -1,0 +1,81 @@
+// `pnpm bench` in packages/judge: the rule judge against the errors a scripted user injects
+// (errorRate 0.3), on tau-bench retail tasks and on tasks synthesized from the example docs, each
+// played by the oracle agent. A closed loop (our scripted user, our judge): the headline figures
+// are judge-real's. `--surface varied` (default) asks user-sim for its varied surface forms;
+// `--surface plain` for the plain one. Run after a build (it imports the built packages).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compileTask, createOracleAgent, mergeSequences } from '@autoforge/dag-blueprint';
+import { buildDependencyGraph, randomWalks } from '@autoforge/depgraph';
+import { createEnvironment, rollout } from '@autoforge/env-runtime';
+import { synthesizeEnvironment } from '@autoforge/env-synth';
+import { createRuleJudge, scoreJudge, USER_ERROR_KINDS } from '@autoforge/judge';
+import { parseToolDocFile } from '@autoforge/tooldoc-parser';
+import { createScriptedUser } from '@autoforge/user-sim';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
+const surface = arg('surface', 'varied');
+const perEnv = Number(arg('tasks', '40'));
+const rollouts = Number(arg('rollouts', '3'));
+const root = join(import.meta.dirname, '../../..');
+const benchmarks = join(root, '../shared/benchmarks');
+const retail = join(benchmarks, 'tau-bench/retail');
+const load = (name) => JSON.parse(readFileSync(join(retail, 'data', `${name}.json`), 'utf8'));
+const sources = [
+  { envId: 'retail', file: join(retail, 'tools.json'), sampleState: () => ({ orders: load('orders'), products: load('products'), users: load('users') }) },
+  { envId: 'clinic', file: join(root, 'apps/autoforge/examples/clinic.openapi.yaml') },
+  { envId: 'hotel', file: join(root, 'apps/autoforge/examples/hotel.mcp.json') },
+  { envId: 'library', file: join(root, 'apps/autoforge/examples/library.tools.json') },
+];
+
+const judge = createRuleJudge();
+const trajectories = [];
+const verdicts = [];
+const envs = [];
+for (const source of sources) {
+  const doc = await parseToolDocFile(source.file);
+  if (!doc.ok) throw new Error(`${source.envId}: ${doc.issues.map((i) => i.message).join('; ')}`);
+  const synth = synthesizeEnvironment(doc.value, { seed: 7, ...(source.sampleState ? { sampleState: source.sampleState() } : {}) });
+  if (!synth.ok) throw new Error(`${source.envId}: ${synth.issues.map((i) => i.message).join('; ')}`);
+  const graph = buildDependencyGraph(synth.value.spec.tools);
+  const environment = await createEnvironment(synth.value.spec, { validateSeed: false });
+  try {
+    const walks = randomWalks(graph, { seed: 7, count: perEnv, minLength: 2, maxLength: 6, maxWrites: 1 });
+    let count = 0;
+    for (const [i, walk] of walks.entries()) {
+      const blueprint = mergeSequences([walk], graph, { seed: i, tools: environment.tools });
+      const compiled = compileTask(blueprint, environment, { seed: i, envId: source.envId });
+      if (!compiled.ok) continue;
+      const task = compiled.value;
+      count++;
+      for (let r = 0; r < rollouts; r++) {
+        const seed = i * 100 + r;
+        const user = createScriptedUser(task, { seed, errorRate: 0.3, surface });
+        const t = await rollout({ environment, task, agent: createOracleAgent({ blueprint, task }), user, rollout: r, seed, limits: { maxTurns: 80 } });
+        trajectories.push(t);
+        verdicts.push(await judge.judge(t, task));
+      }
+    }
+    envs.push(`${source.envId} (${count} tasks)`);
+  } finally {
+    environment.close();
+  }
+}
+
+const fmt = (x) => (Number.isNaN(x) ? '  -  ' : x.toFixed(3));
+const score = scoreJudge(verdicts, trajectories);
+console.log(`injected errors — closed loop (our scripted user, surface "${surface}", errorRate 0.3; our rule judge; oracle agent)`);
+console.log(`  ${trajectories.length} episodes on ${envs.length} environments: ${envs.join(', ')}; ${score.userError.support} with an injected error`);
+for (const k of USER_ERROR_KINDS) {
+  const s = score.perKind[k];
+  console.log(`  ${k.padEnd(22)} precision ${fmt(s.precision)} recall ${fmt(s.recall)} (${s.truePositives} tp, ${s.falsePositives} fp, ${s.falseNegatives} fn)`);
+}
+const causal = trajectories.map((t) => (t.reward < 1 ? t : { ...t, injectedUserErrors: [] }));
+const masked = scoreJudge(verdicts, causal).userError;
+const cleanMasked = trajectories.filter((t, i) => t.injectedUserErrors.length === 0 && verdicts[i].userError).length;
+const successMasked = trajectories.filter((t, i) => t.reward >= 1 && verdicts[i].userError).length;
+console.log(`  masking vs "injected and failed": precision ${fmt(masked.precision)} recall ${fmt(masked.recall)} (${masked.support} failed with an injected error)`);
+console.log(`  clean episodes masked: ${cleanMasked}; successful episodes masked: ${successMasked}/${trajectories.filter((t) => t.reward >= 1).length}`);

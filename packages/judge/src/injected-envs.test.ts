@@ -1,0 +1,85 @@
+// The rule judge against the scripted user's injected errors (errorRate 0.3) on four
+// environments — tau-bench retail and the three example docs — played by the oracle agent: a
+// smaller sample of `bench/injected-varied.mjs`. A closed loop (our user, our judge).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { JsonObject, Trajectory, Verdict } from '@autoforge/core';
+import { compileTask, createOracleAgent, mergeSequences } from '@autoforge/dag-blueprint';
+import { buildDependencyGraph, randomWalks } from '@autoforge/depgraph';
+import { createEnvironment, rollout } from '@autoforge/env-runtime';
+import { synthesizeEnvironment } from '@autoforge/env-synth';
+import { parseToolDocFile } from '@autoforge/tooldoc-parser';
+import { createScriptedUser } from '@autoforge/user-sim';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { UserErrorKind } from './judge.js';
+import { USER_ERROR_KINDS } from './judge.js';
+import { createRuleJudge } from './rule-judge.js';
+import { scoreJudge } from './score-judge.js';
+import { BENCHMARKS } from './test-support.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const RETAIL = join(BENCHMARKS, 'tau-bench/retail');
+const load = (name: string): JsonObject => JSON.parse(readFileSync(join(RETAIL, 'data', `${name}.json`), 'utf8')) as JsonObject;
+const SOURCES: { envId: string; file: string; sampleState?: () => JsonObject }[] = [
+  { envId: 'retail', file: join(RETAIL, 'tools.json'), sampleState: () => ({ orders: load('orders'), products: load('products'), users: load('users') }) },
+  { envId: 'clinic', file: join(ROOT, 'apps/autoforge/examples/clinic.openapi.yaml') },
+  { envId: 'hotel', file: join(ROOT, 'apps/autoforge/examples/hotel.mcp.json') },
+  { envId: 'library', file: join(ROOT, 'apps/autoforge/examples/library.tools.json') },
+];
+const DETECTED: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop'];
+const trajectories: Trajectory[] = [];
+const verdicts: Verdict[] = [];
+const envs = new Set<string>();
+
+beforeAll(async () => {
+  const judge = createRuleJudge();
+  for (const source of SOURCES) {
+    const doc = await parseToolDocFile(source.file);
+    if (!doc.ok) throw new Error(doc.issues.map((i) => i.message).join('\n'));
+    const synth = synthesizeEnvironment(doc.value, { seed: 7, ...(source.sampleState ? { sampleState: source.sampleState() } : {}) });
+    if (!synth.ok) throw new Error(synth.issues.map((i) => i.message).join('\n'));
+    const graph = buildDependencyGraph(synth.value.spec.tools);
+    const environment = await createEnvironment(synth.value.spec, { validateSeed: false });
+    try {
+      for (const [i, walk] of randomWalks(graph, { seed: 7, count: 20, minLength: 2, maxLength: 6, maxWrites: 1 }).entries()) {
+        const blueprint = mergeSequences([walk], graph, { seed: i, tools: environment.tools });
+        const compiled = compileTask(blueprint, environment, { seed: i, envId: source.envId });
+        if (!compiled.ok) continue;
+        const task = compiled.value;
+        for (let r = 0; r < 2; r++) {
+          const seed = i * 100 + r;
+          const user = createScriptedUser(task, { seed, errorRate: 0.3 });
+          const t = await rollout({ environment, task, agent: createOracleAgent({ blueprint, task }), user, rollout: r, seed, limits: { maxTurns: 80 } });
+          trajectories.push(t);
+          verdicts.push(await judge.judge(t, task));
+          envs.add(source.envId);
+        }
+      }
+    } finally {
+      environment.close();
+    }
+  }
+}, 120_000);
+
+describe('createRuleJudge on injected errors across environments', () => {
+  it('reaches precision and recall >= 0.95 for the kinds it detects, with no false positive of any kind', () => {
+    expect(envs.size).toBe(4);
+    expect(trajectories.length).toBeGreaterThanOrEqual(150);
+    const score = scoreJudge(verdicts, trajectories);
+    for (const k of DETECTED) {
+      const s = score.perKind[k];
+      expect(s.support, k).toBeGreaterThanOrEqual(3);
+      expect(s.precision, k).toBeGreaterThanOrEqual(0.95);
+      expect(s.recall, k).toBeGreaterThanOrEqual(0.95);
+    }
+    for (const k of USER_ERROR_KINDS) expect(score.perKind[k].falsePositives, k).toBe(0);
+  });
+
+  it('masks exactly the failed episodes that carry an injected error, and no successful one', () => {
+    const causal = trajectories.map((t) => (t.reward < 1 ? t : { ...t, injectedUserErrors: [] }));
+    const masked = scoreJudge(verdicts, causal).userError;
+    expect(masked.precision).toBeGreaterThanOrEqual(0.95);
+    expect(masked.recall).toBeGreaterThanOrEqual(0.95);
+    expect(trajectories.filter((t, i) => t.reward >= 1 && (verdicts[i] as Verdict).userError)).toEqual([]);
+  });
+});
