@@ -1,3 +1,12 @@
 import { packageConfig } from '@autoforge/presets/tsup';
 
-export default packageConfig();
+export default packageConfig({
+  entry: {
+    index: 'src/index.ts',
+    'tau-bench': 'src/tau-bench/index.ts',
+    tau2: 'src/tau2/index.ts',
+    acebench: 'src/acebench/index.ts',
+    vitabench: 'src/vitabench/index.ts',
+    bfcl: 'src/bfcl/index.ts',
+  },
+});

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JsonObject, ToolCall } from '@autoforge/core';
-import { createTauBenchAdapter } from '@autoforge/bench-adapters';
+import { createTauBenchAdapter } from '@autoforge/bench-adapters/tau-bench';
 import type { Environment } from '@autoforge/env-runtime';
 import { createEnvironment } from '@autoforge/env-runtime';
 import { parseToolDocFile } from '@autoforge/tooldoc-parser';

@@ -110,7 +110,7 @@ describe('bad inputs exit 2 with a located message', () => {
   it('serve refuses a broken run directory before it listens: tasks without goldCalls (regression: it listened, then answered 500)', async () => {
     const dir = variant('serve-no-gold', (d) => editTasks(d, (t) => JSON.stringify({ ...t, goldCalls: undefined, userFacts: undefined })));
     const served = await runAutoforge(['serve', dir, '--port', '0']);
-    badInput(served, /serve-no-gold\/tasks\.jsonl:1: \/userFacts: missing or not an array/);
+    badInput(served, /serve-no-gold\/tasks\.jsonl:1 \/userFacts: missing$/m);
     expect(served.stdout).not.toContain('listening');
   });
 });

@@ -4,6 +4,7 @@ import type { Task } from '@autoforge/core';
 import type { BenchAdapter } from '@autoforge/bench-adapters';
 import { createBenchAdapter } from '@autoforge/bench-adapters';
 import { CliError } from './errors.js';
+import { appendRun, openRunStore, RUN_FILES } from './run-dir.js';
 
 /**
  * A `bench eval` output directory is a run directory: it holds the benchmark's environment spec
@@ -23,14 +24,22 @@ export interface BenchRunInfo {
   split: string;
 }
 
-/** Writes the run-directory files of a benchmark run (`envs/<id>.json`, `tasks.jsonl`, `bench.json`). */
-export async function writeBenchRun(out: string, adapter: BenchAdapter, info: BenchRunInfo, tasks: readonly Task[]): Promise<void> {
+/**
+ * Writes the run-directory files of a benchmark run (`envs/<id>.json`, `tasks.jsonl` on core's
+ * JSON Lines store, `bench.json`); `shown` names `out` in messages (default: `out`).
+ */
+export async function writeBenchRun(out: string, adapter: BenchAdapter, info: BenchRunInfo, tasks: readonly Task[], shown: string = out): Promise<void> {
   await mkdir(join(out, 'envs'), { recursive: true });
   await writeFile(join(out, 'envs', `${adapter.environmentSpec.id}.json`), `${JSON.stringify(adapter.environmentSpec)}\n`);
   // Dual control travels with the tasks, so that rollout, serve and the queue give the user its tools.
   const userTools = adapter.userTools !== undefined && adapter.userTools.length > 0 ? [...adapter.userTools] : undefined;
   const written = userTools === undefined ? tasks : tasks.map((t) => ({ ...t, userTools: t.userTools ?? userTools }));
-  await writeFile(join(out, 'tasks.jsonl'), written.map((t) => `${JSON.stringify(t)}\n`).join(''));
+  const taskFile = await openRunStore<Task>(join(out, RUN_FILES.tasks), join(shown, RUN_FILES.tasks), { fresh: true, idOf: (t) => t.id });
+  try {
+    await appendRun(taskFile, written);
+  } finally {
+    await taskFile.close();
+  }
   await writeFile(join(out, BENCH_FILE), `${JSON.stringify(info, null, 2)}\n`);
 }
 

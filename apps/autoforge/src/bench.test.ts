@@ -194,7 +194,7 @@ describe('autoforge bench eval', () => {
 describe('autoforge bench eval --agent openai (scripted OpenAI-compatible server)', () => {
   it('drives the real openai SDK with native tool calls and scores the episode with the benchmark', async () => {
     const { createScriptedChatServer } = await import('@autoforge/llm/testing');
-    const { createTauBenchAdapter } = await import('@autoforge/bench-adapters');
+    const { createTauBenchAdapter } = await import('@autoforge/bench-adapters/tau-bench');
     const [task] = await createTauBenchAdapter({ domain: 'airline', dataDir: BENCHMARKS }).tasks('test');
     const calls = (task?.goldCalls ?? []).filter((c) => c.name !== 'transfer_to_human_agents');
     const server = await createScriptedChatServer({
@@ -254,7 +254,7 @@ describe('autoforge bench eval tau2-bench/telecom: dual control (the customer ac
     expect(io.out()).toContain('pass^1\t1.0000');
     const trajectories = (await readFile(join(out, 'trajectories.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { steps: { call: { name: string } }[]; userSteps?: { call: { name: string } }[] });
     expect(trajectories).toHaveLength(4);
-    const { createTau2TelecomAdapter } = await import('@autoforge/bench-adapters');
+    const { createTau2TelecomAdapter } = await import('@autoforge/bench-adapters/tau2');
     const adapter = createTau2TelecomAdapter({ dataDir: BENCHMARKS, nlAssertions: 'skip' });
     const userTools = new Set(adapter.userTools);
     for (const t of trajectories) {
@@ -381,7 +381,7 @@ describe('autoforge bench eval --user llm: the benchmark’s own user simulator 
   });
 
   it('tau2: the guidelines from the data folder around the scenario; a benchmark without its own LLM user is refused', async () => {
-    const { createTau2BenchAdapter } = await import('@autoforge/bench-adapters');
+    const { createTau2BenchAdapter } = await import('@autoforge/bench-adapters/tau2');
     const adapter = createTau2BenchAdapter({ domain: 'airline', dataDir: BENCHMARKS, nlAssertions: 'skip' });
     const [task] = await adapter.tasks();
     const prompt = adapter.userPrompt?.(task as Task);

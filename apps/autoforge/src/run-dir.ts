@@ -1,19 +1,15 @@
-import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { JsonlLine, Task, Trajectory, Verdict } from '@autoforge/core';
-import { CoreError, parseJsonl, TASK_SCHEMA, TRAJECTORY_SCHEMA, VERDICT_SCHEMA } from '@autoforge/core';
-import { Ajv } from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { Issue, JsonlLine, JsonlStore, JsonlStoreOptions, Result, Task, Trajectory, Verdict } from '@autoforge/core';
+import { CoreError, openJsonlStore } from '@autoforge/core';
 import type { Blueprint } from '@autoforge/dag-blueprint';
-import type { Environment, EnvironmentSpec } from '@autoforge/env-runtime';
-import { createEnvironment } from '@autoforge/env-runtime';
+import type { Environment, EnvironmentSpec, RunRecordKind } from '@autoforge/env-runtime';
+import { createEnvironment, readRunDirectory, readRunJsonl, readRunRecords, readRunTasks, RUN_FILES, runRecordProblem } from '@autoforge/env-runtime';
 import { CliError } from './errors.js';
 import type { CliIo } from './io.js';
-import { loadEnvironmentSpec } from './commands/env.js';
 import type { BenchAdapter } from '@autoforge/bench-adapters';
 import type { BenchRunInfo } from './bench-run.js';
 import { readBenchRun } from './bench-run.js';
-import { checkJsonDepth, hasLoneSurrogate } from './load-data.js';
 
 /** A run directory as `autoforge synth` wrote it, loaded. */
 export interface RunDir {
@@ -28,24 +24,15 @@ export interface RunDir {
   bench?: { info: BenchRunInfo; adapter: BenchAdapter };
 }
 
-/**
- * The file layout of a run directory (DESIGN.md, "Run directory"): this module is the one place
- * that reads it. JSON Lines files go through core's store (`readJsonl`/`openJsonlStore`).
- */
-export const RUN_FILES = {
-  config: 'config.json',
-  tooldoc: 'tooldoc.json',
-  envs: 'envs',
-  graph: 'graph.json',
-  blueprints: 'blueprints.jsonl',
-  tasks: 'tasks.jsonl',
-  trajectories: 'trajectories.jsonl',
-  verdicts: 'verdicts.jsonl',
-  advantages: 'advantages.jsonl',
-  metrics: 'metrics.jsonl',
-  trainTrajectories: 'train-trajectories.jsonl',
-  report: 'report.html',
-} as const;
+/** The file layout of a run directory (DESIGN.md, "Run directory"), owned by env-runtime's run-directory module. */
+export { RUN_FILES };
+
+/** A failed read of the run-directory module as a located CLI error (exit 2): the first issue, the rest as details. */
+function unwrapRun<T>(result: Result<T, Issue>): T {
+  if (result.ok) return result.value;
+  const [first, ...rest] = result.issues;
+  throw new CliError('E_INPUT', first?.message ?? 'invalid run directory', rest.map((i) => i.message));
+}
 
 /** Options of {@link readJsonlLines}. */
 export interface ReadJsonlOptions {
@@ -56,24 +43,38 @@ export interface ReadJsonlOptions {
 }
 
 /**
- * The items of a JSON Lines file with their line numbers, read by core's JSON Lines reader: a
- * torn last line is skipped when `tolerateTorn`; any other bad line, or nesting too deep for
- * the readers after it, is a located error (`file:line`, exit 2).
+ * The items of a JSON Lines file with their line numbers, read by env-runtime's run-directory
+ * reader (on core's JSON Lines reader): a torn last line is skipped when `tolerateTorn`; any
+ * other bad line, or nesting too deep for the readers after it, is a located error (`file:line`, exit 2).
  */
 export async function readJsonlLines(path: string, shown: string, options: ReadJsonlOptions = {}): Promise<JsonlLine[]> {
-  let text: string;
+  return unwrapRun(await readRunJsonl(path, { shown, missingOk: options.missingOk === true, tolerateTorn: options.tolerateTorn === true }));
+}
+
+/** Core's store errors (a damaged line, a duplicate id, a failed write) as located CLI errors (exit 2). */
+function cliStoreError(error: unknown): never {
+  if (error instanceof CoreError) throw new CliError('E_INPUT', error.message);
+  throw error;
+}
+
+/**
+ * A JSON Lines file of a run opened with core's store (`openJsonlStore`: resume, torn-line
+ * repair, duplicate ids rejected); `shown` names it in messages. Its errors are located `CliError`s.
+ */
+export async function openRunStore<T>(path: string, shown: string, options: Omit<JsonlStoreOptions<T>, 'shown'> = {}): Promise<JsonlStore<T>> {
   try {
-    text = await readFile(path, 'utf8');
+    return await openJsonlStore<T>(path, { ...options, shown });
   } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT' && options.missingOk) return [];
-    throw new CliError('E_INPUT', `${shown}: cannot read (${(error as { code?: string }).code ?? String(error)})`);
+    return cliStoreError(error);
   }
-  checkJsonDepth(text, shown);
+}
+
+/** Appends to a store of {@link openRunStore}; its errors are located `CliError`s. */
+export async function appendRun<T>(store: JsonlStore<T>, items: T | readonly T[]): Promise<void> {
   try {
-    return parseJsonl(text, shown, { strict: options.tolerateTorn !== true }).lines;
+    await store.append(items);
   } catch (error) {
-    if (error instanceof CoreError) throw new CliError('E_INPUT', error.message);
-    throw error;
+    cliStoreError(error);
   }
 }
 
@@ -82,51 +83,15 @@ export async function readJsonl<T>(path: string, shown: string, options: ReadJso
   return (await readJsonlLines(path, shown, options)).map((l) => l.value as T);
 }
 
-const ajv = new Ajv({ allErrors: false, strict: false, verbose: true });
-const compiled = new Map<string, ValidateFunction>();
-const RECORDS = { task: TASK_SCHEMA, trajectory: TRAJECTORY_SCHEMA, verdict: VERDICT_SCHEMA } as const;
-
 /** A record kind of a run directory, validated against core's schema of its type. */
-export type RunRecord = keyof typeof RECORDS;
-
-function validator(kind: RunRecord): ValidateFunction {
-  let v = compiled.get(kind);
-  if (!v) {
-    v = ajv.compile(RECORDS[kind]);
-    compiled.set(kind, v);
-  }
-  return v;
-}
-
-/** An Ajv error as `/pointer: what was expected` (the first one). */
-function ajvProblem(error: ErrorObject | undefined): string {
-  if (!error) return '/: invalid';
-  const at = error.instancePath === '' ? '' : error.instancePath;
-  const params = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case 'required':
-      return `${at}/${String(params.missingProperty)}: missing`;
-    case 'type':
-      return `${at || '/'}: expected ${String(params.type).replace(/,/g, ' or ')}, got ${typeName(error.data)}`;
-    case 'enum':
-      return `${at || '/'}: expected one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(error.data)}`;
-    case 'const':
-      return `${at || '/'}: expected ${JSON.stringify(params.allowedValue)}, got ${JSON.stringify(error.data)}`;
-    default:
-      return `${at || '/'}: ${error.message ?? 'invalid'}`;
-  }
-}
+export type RunRecord = RunRecordKind;
 
 /**
  * The first problem (`/pointer: what was expected`) of a record against core's JSON schema of
  * its type (`TASK_SCHEMA`, `TRAJECTORY_SCHEMA`, `VERDICT_SCHEMA`), or `undefined` when it fits.
  */
 export function recordProblem(kind: RunRecord, value: unknown): string | undefined {
-  const validate = validator(kind);
-  if (validate(value)) return undefined;
-  // Unions (a message, a tool result) report every branch; the deepest pointer is the most telling.
-  const errors = [...(validate.errors ?? [])].sort((a, b) => b.instancePath.length - a.instancePath.length);
-  return ajvProblem(errors.find((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf') ?? errors[0]);
+  return runRecordProblem(kind, value);
 }
 
 /**
@@ -134,53 +99,15 @@ export function recordProblem(kind: RunRecord, value: unknown): string | undefin
  * located error (`file:line /pointer: expected …`, exit 2) for the first bad line.
  */
 export async function readRecords<T>(kind: RunRecord, path: string, shown: string, options: ReadJsonlOptions = {}): Promise<T[]> {
-  const lines = await readJsonlLines(path, shown, options);
-  for (const { value, line } of lines) {
-    const problem = recordProblem(kind, value);
-    if (problem !== undefined) throw new CliError('E_INPUT', `${shown}:${line} ${problem} (not a ${kind})`);
-  }
-  return lines.map((l) => l.value as T);
-}
-
-/** A JSON value's type as messages name it. */
-function typeName(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+  return unwrapRun(await readRunRecords<T>(kind, path, { shown, missingOk: options.missingOk === true, tolerateTorn: options.tolerateTorn === true }));
 }
 
 /**
- * The first problem of a task line (a JSON pointer and what is wrong), or `undefined` for a
- * well-formed task: core's `TASK_SCHEMA` (derived from the `Task` type), then what a schema
- * cannot say: ids that are not empty and that UTF-8 can carry (a lone surrogate would become
- * U+FFFD, so two different ids could name one record).
- */
-export function taskProblem(value: unknown): string | undefined {
-  const problem = recordProblem('task', value);
-  if (problem !== undefined) return problem;
-  const t = value as Record<string, string>;
-  for (const key of ['id', 'envId'] as const) {
-    if (t[key] === '') return `/${key}: empty`;
-    if (hasLoneSurrogate(t[key] as string)) return `/${key}: holds a lone surrogate (not valid Unicode; UTF-8 cannot carry it)`;
-  }
-  return undefined;
-}
-
-/**
- * Reads a run's `tasks.jsonl` with every line checked (`taskProblem`, an environment of the run,
+ * Reads a run's `tasks.jsonl` with every line checked (a task, an environment of the run,
  * no id twice): a located error (`file:line /pointer: …`, exit 2) for the first bad line.
  */
 export async function readTasks(path: string, shown: string, specs: ReadonlyMap<string, unknown>): Promise<Task[]> {
-  const lines = await readJsonlLines(path, shown);
-  const seen = new Map<string, number>();
-  for (const { value, line } of lines) {
-    const problem = taskProblem(value);
-    if (problem !== undefined) throw new CliError('E_INPUT', `${shown}:${line} ${problem}`);
-    const t = value as Task;
-    if (!specs.has(t.envId)) throw new CliError('E_INPUT', `${shown}:${line} /envId: task ${JSON.stringify(t.id)} names unknown environment ${JSON.stringify(t.envId)} (none in envs/)`);
-    const first = seen.get(t.id);
-    if (first !== undefined) throw new CliError('E_INPUT', `${shown}:${line} /id: task ${JSON.stringify(t.id)} appears twice (first on line ${first})`);
-    seen.set(t.id, line);
-  }
-  return lines.map((l) => l.value as Task);
+  return unwrapRun(await readRunTasks(path, specs, { shown }));
 }
 
 /**
@@ -207,21 +134,22 @@ export async function outputDirectory(path: string, shown: string, option: strin
   return path;
 }
 
-/** Loads a run directory's environments, tasks and blueprints. */
-export async function loadRunDir(dirArg: string, io: CliIo): Promise<RunDir> {
-  const dir = resolve(io.cwd, dirArg);
-  let envFiles: string[];
-  try {
-    envFiles = (await readdir(join(dir, 'envs'))).filter((f) => f.endsWith('.json')).sort();
-  } catch {
+/**
+ * A run directory's environments and tasks, every file checked (env-runtime's
+ * `readRunDirectory`): a located error (exit 2) for the first problem.
+ */
+export async function readRunSpecsAndTasks(dir: string, dirArg: string): Promise<{ specs: Map<string, EnvironmentSpec>; tasks: Task[] }> {
+  const read = await readRunDirectory(dir, { shown: dirArg });
+  if (!read.ok && read.issues[0]?.code === 'E_RUN_NOT_FOUND') {
     throw new CliError('E_INPUT', `${dirArg}: not a run directory (no envs/; create one with \`autoforge synth\`)`);
   }
-  const specs = new Map<string, EnvironmentSpec>();
-  for (const f of envFiles) {
-    const spec = await loadEnvironmentSpec(join(dirArg, 'envs', f), io);
-    specs.set(spec.id, spec);
-  }
-  const tasks = await readTasks(join(dir, RUN_FILES.tasks), join(dirArg, RUN_FILES.tasks), specs);
+  return unwrapRun(read);
+}
+
+/** Loads a run directory's environments, tasks and blueprints (env-runtime's `readRunDirectory`, then the CLI's parts). */
+export async function loadRunDir(dirArg: string, io: CliIo): Promise<RunDir> {
+  const dir = resolve(io.cwd, dirArg);
+  const { specs, tasks } = await readRunSpecsAndTasks(dir, dirArg);
   const blueprints = new Map<string, Blueprint>();
   for (const bp of await readJsonl<Blueprint>(join(dir, RUN_FILES.blueprints), join(dirArg, RUN_FILES.blueprints), { missingOk: true })) {
     blueprints.set(bp.id, bp);

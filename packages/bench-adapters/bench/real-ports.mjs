@@ -10,7 +10,8 @@
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { observationText } from '@autoforge/env-runtime';
-import { createTauBenchAdapter, replayTask } from '../dist/index.js';
+import { replayTask } from '../dist/index.js';
+import { createTauBenchAdapter } from '../dist/tau-bench.js';
 
 const dataDir = new URL('../../../../shared/benchmarks', import.meta.url).pathname;
 const json = process.env.REAL_PORTS_JSON === '1';

@@ -13,7 +13,7 @@
 //   N=100000 node --cpu-prof bench/write-path.mjs --profile cancel_pending_order
 //                                                               N calls of one tool, for a profile
 import { loadavg } from 'node:os';
-import { createTauBenchAdapter } from '../dist/index.js';
+import { createTauBenchAdapter } from '../dist/tau-bench.js';
 
 const dataDir = new URL('../../../../shared/benchmarks', import.meta.url).pathname;
 const adapter = createTauBenchAdapter({ domain: 'retail', dataDir });

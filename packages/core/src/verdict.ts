@@ -24,6 +24,18 @@ export interface Verdict {
   kinds: InjectedUserError['kind'][];
   blame: Blame;
   evidence: VerdictEvidence[];
+  /**
+   * How much the user's deviation mattered, in tau2's reviewer terms: `critical_hindered` (it
+   * kept the agent from the outcome), `critical_helped` (the outcome was reached only because of
+   * it), `minor` (it changed nothing), `none` (no deviation). Judges that grade it set it (the
+   * LLM judge does); absent when a judge does not.
+   */
+  severity?: 'critical_hindered' | 'critical_helped' | 'minor' | 'none';
+  /**
+   * Index into the trajectory's `messages` of the message that decides the verdict: the user's
+   * deviation, or the agent's or the tools' decisive failure. Absent when a judge does not name one.
+   */
+  decidingMessage?: number;
   /** The judge's name (`rule`, `llm:<model>`). */
   judge: string;
   /** Anything else (raw LLM verdict, repair attempts). */

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue, Rng, ToolSpec, UserFact } from '@autoforge/core';
-import { createRng, factSubject, idReference, isJsonObject, nameVerb, singularize, splitWords, verbClassOf } from '@autoforge/core';
+import { createRng, idReference, isJsonObject, nameVerb, singularize, splitWords, verbClassOf } from '@autoforge/core';
 import type { ArgSource, Blueprint, BlueprintNode, ReasoningNode, ReasoningParams, ToolNode } from './blueprint.js';
 import type { Grammar } from './grammar.js';
 import {
@@ -247,7 +247,7 @@ class Realizer {
    */
   private statement(fact: UserFact, label: string, value: string): string {
     const verb = Array.isArray(fact.value) && fact.value.length > 1 ? 'are' : 'is';
-    const clash = this.input.userFacts.some((g) => g !== fact && (splitWords(g.key).join(' ') === label || factSubject(g) === label));
+    const clash = this.input.userFacts.some((g) => g !== fact && (splitWords(g.key).join(' ') === label || subjectWords(g) === label));
     return clash ? `the ${label} you use ${verb} ${value}` : `your ${label} ${verb} ${value}`;
   }
 
@@ -714,4 +714,13 @@ function fieldWords(path: string): string {
 function lastKey(path: string): string {
   const keys = path.split(/[.[\]]+/).filter((k) => k !== '' && k !== '*' && k !== '$');
   return keys[keys.length - 1] ?? 'value';
+}
+
+// The words a fact is named by: its description without a leading "your"/"my"/"the", else its key's words.
+function subjectWords(fact: { key: string; description?: string }): string {
+  const text = fact.description ?? splitWords(fact.key).join(' ');
+  return text
+    .trim()
+    .replace(/^(your|my|the)\s+/i, '')
+    .toLowerCase();
 }

@@ -56,7 +56,9 @@ const QUALIFIED = /^(new|target|to|replacement|updated)_(.+)$/;
  * the output schema marks optional are not used (they may be missing), and a list that could feed
  * both `item_ids` and `new_item_ids` feeds the new one. The same tool with the same sources is one
  * node, and two read tools that resolve the same entity from user facts (`find_member_id_by_email`,
- * `find_member_id_by_name_city`) are one node.
+ * `find_member_id_by_name_city`) are one node. With tools that declare effects, a sign-in goes
+ * before the first call that requires its session and its output (a token) feeds such calls, and
+ * what a write creates is never bound from an earlier read.
  *
  * With `tools`, where the data allows, it adds (each with a fixed chance, from the seed): to a
  * read-only blueprint a final `count` or `sum` over a list of the last call (the task's answer);
@@ -120,10 +122,15 @@ export function mergeSequences(
           const split = splitAtIteration(binding.outputPath);
           if (split && splitAtIteration(split.rest)) continue; // lists of lists: no single selection
           if (!binding.outputPath.startsWith('$input.') && !pathIsReliable(outputSchema(source.tool), binding.outputPath)) continue;
+          // A whole list does not feed one value (`item_ids` of a checkout for the `item_id` of another call).
+          if (!split && typeOf(sourceSchema(toolByName.get(source.tool), binding.outputPath)) === 'array' && !acceptsList(toolByName.get(tool), binding.parameter)) continue;
           // Two writes on one record contradict each other (return it, then modify it as pending);
           // a write may act on what an earlier write created (create an order, then pay it).
           // Declared effects say which writes build on each other (`mkdir` makes the folder `cd` enters).
-          if (attrs.access === 'write' && source.access === 'write' && !isCreateLike(source.tool) && binding.effect === undefined) continue;
+          // A sign-in's output (its token) feeds the calls that need its session.
+          if (attrs.access === 'write' && source.access === 'write' && !isCreateLike(source.tool) && binding.effect === undefined && !opensContextFor(source.tool, tool, toolByName)) continue;
+          // What a write creates is new: an earlier read's record is not it (`entities` of a tool that creates entities).
+          if (attrs.access === 'write' && binding.effect === undefined && namesCreated(toolByName.get(tool), binding.parameter)) continue;
           // …nor on a record read back after an earlier write changed it.
           if (attrs.access === 'write' && actedOn(tool, binding.parameter) && afterWrite.has(source.id)) continue;
           // Nor may two writes act on the record one value names (modify it as pending, return it as delivered).
@@ -262,8 +269,8 @@ export function mergeSequences(
     }
   }
 
-  pruneAfterWrites(nodes, edges, toolNodes);
-  pruneUnreportableReads(nodes, edges, toolNodes, outputSchema);
+  pruneAfterWrites(nodes, edges, toolNodes, toolByName);
+  pruneUnreportableReads(nodes, edges, toolNodes, outputSchema, toolByName);
   if (toolByName.size > 0 && toolNodes.length > 0) {
     addExtraOps({ graph, nodes, edges, toolNodes, extraOps, rng: rng.fork('extra'), outputSchema, toolByName, newId });
   }
@@ -273,10 +280,11 @@ export function mergeSequences(
 
 /**
  * Drops what only reads back the result of a write (`get_booking_details` after `cancel_open_booking`
- * when nothing else needs it): it changes nothing and no one asks for it.
+ * when nothing else needs it): it changes nothing and no one asks for it. A sign-in is no such
+ * write: what reads its token reads the records of the session it opened.
  */
-function pruneAfterWrites(nodes: BlueprintNode[], edges: BlueprintEdge[], toolNodes: ToolNode[]): void {
-  const writes = toolNodes.filter((n) => n.access === 'write');
+function pruneAfterWrites(nodes: BlueprintNode[], edges: BlueprintEdge[], toolNodes: ToolNode[], toolByName: ReadonlyMap<string, EffectfulTool>): void {
+  const writes = toolNodes.filter((n) => n.access === 'write' && !opensContext(n.tool, toolByName));
   if (writes.length === 0) return;
   const parents = new Map<string, string[]>();
   const children = new Map<string, string[]>();
@@ -328,16 +336,34 @@ function onlyBooleans(schema: JsonSchema | undefined): boolean {
   return walk(schema) && leaves > 0;
 }
 
+/** Whether an object schema holds only lists (at least one): `{ entities: [...], relations: [...] }`. */
+function onlyLists(schema: JsonSchema | undefined): boolean {
+  if (typeOf(schema) !== 'object' || typeof schema !== 'object') return false;
+  const props = Object.values((schema.properties ?? {}) as Record<string, JsonSchema>);
+  return props.length > 0 && props.every((p) => typeOf(p) === 'array');
+}
+
 /**
- * Drops the trailing reads nothing else needs whose output holds only booleans (`{ canDrive: true }`
- * at the end of a walk): a read-only goal is reported as a value the agent says, and a yes/no
- * flag is no such value, so the blueprint would fail at its answer. A flag that feeds a later
- * node (a condition) stays. At least one call is kept.
+ * Drops the reads nothing else needs whose output holds only booleans (`{ canDrive: true }` at the
+ * end of a walk): a read-only goal is reported as a value the agent says, and a yes/no flag is no
+ * such value, so the blueprint would fail at its answer. Beside a write (a sign-in is none), the same goes for a read
+ * that answers only lists (a whole graph): the write is the goal, and a list is no value to say
+ * (a read-only blueprint keeps it: a count over it is its answer). A read that feeds a later node
+ * (a condition, a choice) stays. At least one call is kept.
  */
-function pruneUnreportableReads(nodes: BlueprintNode[], edges: BlueprintEdge[], toolNodes: ToolNode[], outputSchema: (tool: string) => JsonSchema | undefined): void {
+function pruneUnreportableReads(
+  nodes: BlueprintNode[],
+  edges: BlueprintEdge[],
+  toolNodes: ToolNode[],
+  outputSchema: (tool: string) => JsonSchema | undefined,
+  toolByName: ReadonlyMap<string, EffectfulTool>,
+): void {
   for (;;) {
     const feeds = new Set(edges.map((e) => e.from));
-    const drop = toolNodes.find((n) => n.access === 'read' && !feeds.has(n.id) && onlyBooleans(outputSchema(n.tool)));
+    // A sign-in is no goal: what is read after it is the question.
+    const writes = toolNodes.some((n) => n.access === 'write' && !opensContext(n.tool, toolByName));
+    const unreportable = (schema: JsonSchema | undefined): boolean => onlyBooleans(schema) || (writes && onlyLists(schema));
+    const drop = toolNodes.find((n) => n.access === 'read' && !feeds.has(n.id) && unreportable(outputSchema(n.tool)));
     if (drop === undefined || toolNodes.length <= 1) return;
     const keptEdges = edges.filter((e) => e.to !== drop.id);
     const used = new Set(keptEdges.map((e) => e.from));
@@ -371,7 +397,8 @@ interface NumberSource {
 function numberSources(ctx: ExtraContext, before: number): NumberSource[] {
   const out: NumberSource[] = [];
   for (const node of ctx.toolNodes.slice(0, before)) {
-    if (node.when !== undefined) continue;
+    // A sign-in's numbers (how long its token lasts) are about the session, not the task.
+    if (node.when !== undefined || opensContext(node.tool, ctx.toolByName)) continue;
     const schema = ctx.outputSchema(node.tool);
     for (const path of numericPaths(schema)) out.push({ from: node, path });
     for (const list of listPaths(schema)) for (const key of numericPaths(schemaAt(schema, list))) out.push({ from: node, path: list, sumKey: key });
@@ -532,6 +559,61 @@ function withPrerequisites(tools: readonly string[], graph: DependencyGraph, too
     for (const e of effects) if (e.action === 'removes' && e.via === undefined) established.delete(e.resource);
   }
   return out;
+}
+
+/** The schema at a binding's source path: an output path, or `$input.x` (the argument `x` the source was called with). */
+function sourceSchema(tool: EffectfulTool | undefined, path: string): JsonSchema | undefined {
+  if (!path.startsWith('$input.')) return schemaAt(tool?.outputSchema, path);
+  const [name, ...rest] = path.slice('$input.'.length).split('.');
+  const param = (tool?.parameters.properties ?? {})[name ?? ''];
+  return rest.length === 0 ? param : schemaAt(param, rest.join('.'));
+}
+
+/** Whether a top-level parameter takes a list, or its schema is unknown (no tools given). */
+function acceptsList(tool: EffectfulTool | undefined, parameter: string): boolean {
+  if (tool === undefined || parameter.includes('.') || parameter.includes('[')) return true;
+  const schema = (tool.parameters.properties ?? {})[parameter];
+  const t = typeOf(schema);
+  return schema === undefined || t === undefined || t === 'array';
+}
+
+/**
+ * Whether a parameter names what the tool creates, as its declared effects say: the parameter is
+ * the created resource, singular or plural (`entities` for `creates: 'entity'`), or its `via`.
+ */
+function namesCreated(tool: EffectfulTool | undefined, parameter: string): boolean {
+  const words = splitWords(parameter).map((w) => singularize(w));
+  return (tool?.effects ?? []).some((e) => {
+    if (e.action !== 'creates') return false;
+    if (e.via !== undefined) return e.via === parameter;
+    const resource = splitWords(e.resource).map((w) => singularize(w));
+    return resource.length > 0 && resource.join(' ') === words.join(' ');
+  });
+}
+
+/**
+ * Whether a tool only opens a context (a sign-in), as its declared effects say: it creates a
+ * resource no parameter or output names that another tool `requires` (a session), and otherwise
+ * only reads or requires. (A tool that creates records no tool requires makes data, not a context.)
+ */
+function opensContext(tool: string, toolByName: ReadonlyMap<string, EffectfulTool>): boolean {
+  const effects = toolByName.get(tool)?.effects ?? [];
+  const context = (e: (typeof effects)[number]): boolean => e.action === 'creates' && e.via === undefined && e.path === undefined;
+  if (!effects.some(context) || !effects.every((e) => e.action === 'reads' || e.action === 'requires' || context(e))) return false;
+  const opened = new Set(effects.filter(context).map((e) => e.resource));
+  for (const [name, other] of toolByName) {
+    if (name !== tool && (other.effects ?? []).some((e) => e.action === 'requires' && opened.has(e.resource))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether `source` opens a context `target` requires (a sign-in before a call that needs its
+ * session), as their declared effects say: what the sign-in returns (a token) is the session's.
+ */
+function opensContextFor(source: string, target: string, toolByName: ReadonlyMap<string, EffectfulTool>): boolean {
+  const opened = (toolByName.get(source)?.effects ?? []).filter((e) => e.action === 'creates' && e.via === undefined && e.path === undefined).map((e) => e.resource);
+  return opened.length > 0 && (toolByName.get(target)?.effects ?? []).some((e) => e.action === 'requires' && opened.includes(e.resource));
 }
 
 /** Required parameters, then the `via` parameters of what the tool creates, changes or removes (declared effects). */

@@ -2,16 +2,16 @@ import type {
   Agent,
   AgentContext,
   AssistantMessage,
-  FactRef,
   JsonObject,
   JsonSchema,
   JsonValue,
   Message,
+  StatedField,
   Task,
   ToolCall,
   ToolSpec,
 } from '@autoforge/core';
-import { askForFacts, canonicalJson, createRng, isJsonObject, statementsAbout } from '@autoforge/core';
+import { canonicalJson, createRng, isJsonObject, readStatedValues, splitWords, toolAccess } from '@autoforge/core';
 import { USER_CALL_REPORT } from '@autoforge/user-sim';
 import type { ArgSource, Blueprint, ReasoningNode, ReasoningParams, ToolNode, UserNode } from './blueprint.js';
 import { DagBlueprintError } from './error.js';
@@ -33,6 +33,13 @@ export interface OracleAgentOptions {
   task: Task;
   /** The agent's name in trajectories. Default `"oracle"`. */
   name?: string;
+  /**
+   * When to ask the user to confirm a write before making it: `policy` (default) when the
+   * episode's policy text asks for confirmation (it mentions "confirm"), `always`, or `never`.
+   * A confirmation names the call and every value it will send; a yes makes the call, anything
+   * else ends the episode without it.
+   */
+  confirmWrites?: 'policy' | 'always' | 'never';
 }
 
 // Thrown while replaying the plan when the next call's result is not in the conversation yet.
@@ -77,8 +84,11 @@ interface Observed {
 
 /**
  * An agent that knows only a task's plan: the blueprint's DAG and the criteria of its reasoning
- * nodes. It gets every fact by asking the user (`askForFacts`, read back with `statementsAbout`)
- * and every id from tool outputs, makes the calls one at a time in topological order, and
+ * nodes. It gets every fact by asking the user ({@link askFor}) and reads the answers however
+ * they are phrased (core `readStatedValues`: quoted or not, named or not, inside a sentence,
+ * with the consuming parameter's schema; a parameter with a few options lists them), asks again
+ * (three times in all) when an answer is missing, asks the user to confirm each write where the
+ * policy says so (`confirmWrites`), and gets every id from tool outputs, makes the calls one at a time in topological order, and
  * finishes with a message that reports a read-only task's answer. With a truthful scripted
  * user it reaches the task's expected final state, which proves the task solvable through
  * dialogue alone.
@@ -101,7 +111,24 @@ export function createOracleAgent(options: OracleAgentOptions): Agent {
     : undefined;
   const userNodes = order.filter((n): n is UserNode => n.kind === 'user');
   const userSide = new Set(task.userTools ?? []);
-  const factRef = (n: UserNode): FactRef => ({ key: n.fact, description: n.description });
+  const fields = new Map<string, StatedField>(userNodes.map((n) => [n.fact, { key: n.fact, description: n.description }]));
+  let schemasFor: readonly ToolSpec[] | undefined;
+  // The schema of a fact is the schema of the first parameter it fills (known once the tools are).
+  const fieldsFor = (tools: readonly ToolSpec[]): StatedField[] => {
+    if (schemasFor !== tools) {
+      schemasFor = tools;
+      const byName = new Map(tools.map((t) => [t.name, t]));
+      const nodes = new Map(blueprint.nodes.map((n) => [n.id, n]));
+      for (const n of userNodes) {
+        const edge = blueprint.edges.find((e) => e.from === n.id && e.kind !== 'state');
+        const to = edge ? nodes.get(edge.to) : undefined;
+        const tool = to?.kind === 'tool' ? byName.get(to.tool) : undefined;
+        const schema = edge && tool ? parameterSchema(tool, edge.parameter) : undefined;
+        fields.set(n.fact, { key: n.fact, description: n.description, ...(schema !== undefined ? { schema } : {}) });
+      }
+    }
+    return userNodes.map((n) => fields.get(n.fact) as StatedField);
+  };
 
   return {
     name: options.name ?? 'oracle',
@@ -114,15 +141,19 @@ export function createOracleAgent(options: OracleAgentOptions): Agent {
     const { messages } = context;
     const toolsByName = new Map<string, ToolSpec>(context.tools.map((t) => [t.name, t]));
     const observed = observedCalls(messages);
-    const userText = messages.filter((m) => m.role === 'user').map((m) => m.content);
     const lastAssistant = [...messages].reverse().find((m): m is AssistantMessage => m.role === 'assistant');
 
-    // The latest value the user stated for each fact (a correction overrides).
+    // The latest value the user stated for each fact (a correction overrides), read with the
+    // facts our question before each message asked for.
     const facts = new Map<string, JsonValue>();
-    for (const node of userNodes) {
-      for (const text of userText) {
-        const said = statementsAbout(text, factRef(node));
-        if (said.length > 0) facts.set(node.fact, (said[said.length - 1] as { value: JsonValue }).value);
+    const known = fieldsFor(context.tools);
+    let asked: string[] = [];
+    for (const m of messages) {
+      if (m.role === 'assistant' && typeof m.content === 'string' && m.content !== '') asked = askedIn(m.content, userNodes);
+      else if (m.role === 'user') {
+        // What the user's own call showed is a tool's output, not the user's word.
+        if (reportedOutput(m.content) === undefined) for (const said of readStatedValues(m.content, known, { asked })) facts.set(said.key, said.value);
+        asked = [];
       }
     }
 
@@ -197,6 +228,16 @@ export function createOracleAgent(options: OracleAgentOptions): Agent {
       }
     } catch (signal) {
       if (signal instanceof NeedCall) {
+        const tool = toolsByName.get(signal.name);
+        const confirmMode = options.confirmWrites ?? 'policy';
+        const confirming = confirmMode === 'always' || (confirmMode === 'policy' && /\bconfirm/i.test(context.policy ?? ''));
+        if (confirming && tool !== undefined && toolAccess(tool).access === 'write') {
+          const question = confirmText(signal.name, signal.args);
+          const askedAt = messages.findLastIndex((m) => m.role === 'assistant' && m.content === question);
+          const answer = askedAt >= 0 ? messages.slice(askedAt + 1).find((m) => m.role === 'user') : undefined;
+          if (answer === undefined) return { role: 'assistant', content: question };
+          if (!affirms(answer.content)) return finish("Understood, I won't make that change.");
+        }
         const id = `oracle-${observed.length + 1}`;
         const toolCall: ToolCall = { id, name: signal.name, arguments: JSON.stringify(signal.args) };
         return { role: 'assistant', content: null, toolCalls: [toolCall] };
@@ -208,10 +249,17 @@ export function createOracleAgent(options: OracleAgentOptions): Agent {
         return { role: 'assistant', content: request };
       }
       if (signal instanceof NeedFacts) {
-        const question = askForFacts(signal.facts.map(factRef));
-        // Asked already and got no answer: the user cannot help; say so instead of looping.
-        if (lastAssistant?.content === question) return finish(`I'm sorry, I cannot go on without ${signal.facts.map((n) => n.description).join(' and ')}.`);
-        return { role: 'assistant', content: question };
+        const question = askFor(signal.facts, (n) => fields.get(n.fact)?.schema);
+        // Asked MAX_ASKS times in a row and got no answer: the user cannot help; say so instead of looping.
+        let times = 0;
+        for (let i = messages.length - 1; i >= 0; i--) {
+          const m = messages[i] as Message;
+          if (m.role !== 'assistant' || typeof m.content !== 'string') continue;
+          if (m.content !== question && m.content !== askAgain(question)) break;
+          times++;
+        }
+        if (times >= MAX_ASKS) return finish(`I'm sorry, I cannot go on without ${signal.facts.map((n) => n.description).join(' and ')}.`);
+        return { role: 'assistant', content: times === 0 ? question : askAgain(question) };
       }
       if (signal instanceof Stuck) return finish(`I'm sorry, I could not complete your request (${signal.why}).`);
       throw signal;
@@ -225,6 +273,77 @@ export function createOracleAgent(options: OracleAgentOptions): Agent {
     }
     return finish('All done: your request has been completed.');
   }
+}
+
+/** Times the oracle asks for the same missing facts before it gives up. */
+const MAX_ASKS = 3;
+
+/** "I'm about to cancel pending order with order id "#W1" and reason "no longer needed". Shall I go ahead?" */
+function confirmText(name: string, args: JsonObject): string {
+  const said = Object.entries(args).map(([k, v]) => `${splitWords(k).join(' ')} ${typeof v === 'string' ? JSON.stringify(v) : canonicalJson(v)}`);
+  const list = said.length <= 1 ? (said[0] ?? '') : `${said.slice(0, -1).join(', ')} and ${said[said.length - 1]}`;
+  return `I'm about to ${splitWords(name).join(' ')}${list !== '' ? ` with ${list}` : ''}. Shall I go ahead?`;
+}
+
+const YES = /\b(yes|yeah|yep|sure|ok|okay|correct|right|go ahead|proceed|please do|do it|confirm(ed)?)\b/i;
+const NO = /^\W*(no|nope|don't|do not|wait|stop|cancel that)\b|\b(don't|do not) (do|go|proceed)/i;
+
+/** Whether a reply to a confirmation says yes. */
+function affirms(text: string): boolean {
+  return YES.test(text) && !NO.test(text);
+}
+
+function subjectOf(description: string): string {
+  return description
+    .trim()
+    .replace(/^(your|my|the)\s+/i, '')
+    .toLowerCase();
+}
+
+/** The options a schema allows, when it lists a few strings (2 to 8). */
+function optionsOf(schema: JsonSchema | undefined): string[] {
+  const e = typeof schema === 'object' && schema !== null ? (schema as { enum?: unknown }).enum : undefined;
+  return Array.isArray(e) && e.length >= 2 && e.length <= 8 && e.every((v) => typeof v === 'string') ? (e as string[]) : [];
+}
+
+function orList(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+/**
+ * The oracle's question for facts: "Could you tell me your email and your zip?", with the
+ * options of a fact whose parameter lists a few ("your reason (one of "a" or "b")").
+ */
+function askFor(nodes: readonly UserNode[], schemaOf: (n: UserNode) => JsonSchema | undefined = () => undefined): string {
+  const parts = nodes.map((n) => {
+    const options = optionsOf(schemaOf(n));
+    return `your ${subjectOf(n.description)}${options.length > 0 ? ` (one of ${orList(options.map((o) => JSON.stringify(o)))})` : ''}`;
+  });
+  const list = parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+  return `Could you tell me ${list}?`;
+}
+
+function askAgain(question: string): string {
+  return `Sorry, I still need that to go on. ${question}`;
+}
+
+/** The facts one of our questions asked for (by their subjects, in our own wording). */
+function askedIn(text: string, nodes: readonly UserNode[]): string[] {
+  const at = text.lastIndexOf('Could you tell me ');
+  if (at < 0) return [];
+  const list = ` ${text.slice(at + 'Could you tell me '.length).replace(/\?\s*$/, '')}`;
+  return nodes.filter((n) => list.includes(` your ${subjectOf(n.description)}`)).map((n) => n.fact);
+}
+
+/** The schema of a (possibly dotted) parameter of a tool's input schema. */
+function parameterSchema(tool: ToolSpec, parameter: string): JsonSchema | undefined {
+  let schema: JsonSchema | undefined = tool.parameters;
+  for (const part of parameter.split('.')) {
+    if (schema === undefined || typeof schema === 'boolean') return undefined;
+    const properties: Record<string, JsonSchema> | undefined = (schema as { properties?: Record<string, JsonSchema> }).properties;
+    schema = properties?.[part];
+  }
+  return schema;
 }
 
 function finish(content: string): AssistantMessage {

@@ -456,10 +456,15 @@ function roundJobs(
     ...(starts ? { startNodes: starts } : {}),
     covered: { tools: [...accepted.coveredTools].sort(compareText), edges: [...accepted.coveredEdges.values()] },
   });
+  // Tools no walk reaches (no edge in or out: a policy lookup beside a shop) that no accepted task
+  // holds yet: each goes after one of the round's walks, as a second request of the same task.
+  const isolated = walkGraph.filterNodes((n) => walkGraph.degree(n) === 0 && !accepted.coveredTools.has(n)).sort(compareText);
+  const extra = isolated.slice(0, Math.max(1, Math.floor(size / 4)));
   const jobs: CompileJob[] = [];
   for (let i = 0; i < walks.length && jobs.length < size; ) {
+    const alone = extra.shift();
     const k = rng.bool(mergeTwo) && i + 1 < walks.length ? 2 : 1;
-    const sequences = walks.slice(i, i + k) as ToolSequence[];
+    const sequences = [...walks.slice(i, i + k), ...(alone !== undefined ? [{ tools: [alone], edges: [], starts: [0] }] : [])] as ToolSequence[];
     i += k;
     const jobSeed = `${String(o.seed)}/${round}/${jobs.length}`;
     const blueprint = mergeSequences(sequences, graph, { seed: jobSeed, tools: spec.tools });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message, Task, UserContext, UserReply, UserSimulator } from '@autoforge/core';
-import { asksFor, factStatement, USER_STOP_TOKEN } from '@autoforge/core';
+import { USER_STOP_TOKEN } from '@autoforge/core';
+import { asksFor, factStatement } from '@autoforge/user-sim';
 import type { ToolSequence } from '@autoforge/depgraph';
 import { randomWalks } from '@autoforge/depgraph';
 import { rollout } from '@autoforge/env-runtime';
@@ -11,8 +12,7 @@ import { createOracleAgent } from '../src/oracle-agent.js';
 import type { RetailFixture } from './test-support.js';
 import { loadRetail } from './test-support.js';
 
-// A minimal truthful user speaking the core dialogue conventions (the real scripted user
-// lives in @autoforge/user-sim, which depends on nothing here).
+// A minimal truthful user speaking the scripted user's plain dialect.
 function truthfulUser(task: Task, lie?: { key: string; value: string }): UserSimulator {
   const last = (messages: readonly Message[]) => [...messages].reverse().find((m) => m.role === 'assistant');
   return {

@@ -42,3 +42,13 @@ export type { RolloutLimits, RolloutOptions } from './rollout.js';
 export { observationText, outputsPresent, rollout } from './rollout.js';
 export type { RolloutJob, RolloutManyOptions, RolloutManySummary } from './rollout-many.js';
 export { jobId, rolloutMany } from './rollout-many.js';
+export type {
+  ReadRunDirectoryOptions,
+  ReadRunJsonlOptions,
+  ReadRunTasksOptions,
+  RunDirectoryContents,
+  RunDirectoryIssue,
+  RunDirectoryIssueCode,
+  RunRecordKind,
+} from './run-directory.js';
+export { readRunDirectory, readRunJsonl, readRunRecords, readRunTasks, RUN_FILES, runRecordProblem } from './run-directory.js';

@@ -2,12 +2,20 @@ import type { JsonObject, JsonSchema, JsonSchemaObject, JsonValue, ToolEffect, T
 
 /**
  * A precondition checked before a driver tool runs: the value at `path` must equal `equals` (or,
- * with `truthy`, be truthy; with neither, exist). When it does not, the call fails with `message` and changes nothing.
+ * with `arg`, the call's argument of that name; with `truthy`, be truthy; with none, exist).
+ * When it does not, the call fails with `message` and changes nothing.
  */
 export interface DriverPrecondition {
   /** `[key, …fields]` for a top-level value, `[collection, id, …fields]` for a record. */
   path: string[];
   equals?: JsonValue;
+  /**
+   * A parameter whose argument must equal the value at `path` (a session token the login of this
+   * session minted); an absent argument or an empty value fails.
+   */
+  arg?: string;
+  /** With `arg`: argument values accepted besides the one at `path` (the token the session started with). */
+  accepts?: JsonValue[];
   truthy?: boolean;
   message: string;
 }

@@ -147,7 +147,7 @@ export const ENVIRONMENT_SPEC_SCHEMA: JsonSchemaObject = {
                   type: 'object',
                   required: ['path', 'message'],
                   additionalProperties: false,
-                  properties: { path: { type: 'array', minItems: 1, items: { type: 'string' } }, equals: true, truthy: { type: 'boolean' }, message: { type: 'string' } },
+                  properties: { path: { type: 'array', minItems: 1, items: { type: 'string' } }, equals: true, arg: { type: 'string', minLength: 1 }, accepts: { type: 'array' }, truthy: { type: 'boolean' }, message: { type: 'string' } },
                 },
               },
             },

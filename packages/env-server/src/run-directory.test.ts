@@ -35,13 +35,26 @@ describe('loadRunDirectory', () => {
     expect((await loadRunDirectory(runDir('no-tasks', undefined))).tasks).toEqual([]);
   });
 
-  it('names the line of a bad task: invalid JSON, not a task, unknown environment, duplicate id', async () => {
+  it('names the line and pointer of a bad task: invalid JSON, not a task, unknown environment, duplicate id', async () => {
     const task = JSON.stringify(catalog.tasks[0]);
-    await expect(loadRunDirectory(runDir('bad-json', `${task}\n{oops\n`))).rejects.toThrow('bad-json/tasks.jsonl:2: invalid JSON');
-    await expect(loadRunDirectory(runDir('not-task', '{"id":"x"}\n'))).rejects.toThrow(/not-task\/tasks.jsonl:1: not a task/);
+    await expect(loadRunDirectory(runDir('bad-json', `${task}\n{oops\n`))).rejects.toThrow(/bad-json\/tasks\.jsonl:2: not valid JSON/);
+    await expect(loadRunDirectory(runDir('not-task', '{"id":"x"}\n'))).rejects.toMatchObject({
+      code: 'invalid_run_dir',
+      message: expect.stringMatching(/^serve: not-task\/tasks\.jsonl:1 \/\w+: missing$/),
+    });
     const ghost = JSON.stringify({ ...catalog.tasks[0], envId: 'ghost' });
-    await expect(loadRunDirectory(runDir('ghost', `${ghost}\n`))).rejects.toThrow(/tasks.jsonl:1: task notes\/task-0: no environment ghost/);
-    await expect(loadRunDirectory(runDir('twice', `${task}\n${task}\n`))).rejects.toThrow(/tasks.jsonl:2: task notes\/task-0 appears twice/);
+    await expect(loadRunDirectory(runDir('ghost', `${ghost}\n`))).rejects.toThrow('tasks.jsonl:1 /envId: task "notes/task-0" names unknown environment "ghost"');
+    await expect(loadRunDirectory(runDir('twice', `${task}\n${task}\n`))).rejects.toThrow('tasks.jsonl:2 /id: task "notes/task-0" appears twice (first on line 1)');
+  });
+
+  it('checks a task against core\'s TASK_SCHEMA (regression: a required output that is not a string loaded, and broke the output check of every episode on it)', async () => {
+    const broken = { ...catalog.tasks[0], requiredOutputs: [1] };
+    await expect(loadRunDirectory(runDir('schema', `${JSON.stringify(broken)}\n`))).rejects.toThrow('schema/tasks.jsonl:1 /requiredOutputs/0: expected string, got a number');
+  });
+
+  it('rejects a task nested deeper than 256 levels, at its line and column', async () => {
+    const deep = { ...catalog.tasks[0], metadata: { x: JSON.parse(`${'['.repeat(300)}${']'.repeat(300)}`) as unknown } };
+    await expect(loadRunDirectory(runDir('deep', `${JSON.stringify(deep)}\n`))).rejects.toThrow(/deep\/tasks\.jsonl:1:\d+: nested deeper than 256 levels/);
   });
 
   it('rejects a directory without envs/ and an invalid spec with located ServeErrors', async () => {

@@ -8,7 +8,7 @@ import { EnvSynthError } from './error.js';
 import { generateState } from './generate-state.js';
 import type { IdFormat } from './id-format.js';
 import type { Probe } from './families/family.js';
-import { outputSchemaFor } from './output-schema.js';
+import { declaredOutputSchema, outputSchemaFor } from './output-schema.js';
 import type { CreatePlan, OperationPattern, ToolPlan } from './plan.js';
 import { recordsProbes } from './records-probes.js';
 import { SchemaEditor } from './schema-edits.js';
@@ -212,7 +212,7 @@ export function compileEnvironment(
       name: t.name,
       description: t.description,
       parameters: t.parameters,
-      outputSchema: t.outputSchema ?? outputSchemaFor(plan, finalModel),
+      outputSchema: t.outputSchema !== undefined ? declaredOutputSchema(t.outputSchema, plan, finalModel) : outputSchemaFor(plan, finalModel),
       implementation: implementationFor(plan),
       pattern: plan.pattern,
       source: t.source,

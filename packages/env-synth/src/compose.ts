@@ -1,4 +1,4 @@
-import type { JsonObject, JsonSchemaObject, Result, Seed, ToolDoc } from '@autoforge/core';
+import type { JsonObject, JsonSchemaObject, JsonValue, Result, Seed, ToolDoc } from '@autoforge/core';
 import { createRng, ok } from '@autoforge/core';
 import type { EnvironmentSpec, EnvironmentTool } from '@autoforge/env-runtime';
 import type { ToolAnalysis } from './analyze-tool.js';
@@ -40,6 +40,24 @@ export type RecordsCompiler = (input: RecordsInput) => RecordsCompiled | undefin
 /** Runs the behavioural self-check on the composed spec (default: `selfCheck`, drivers only). */
 export type SelfChecker = (spec: EnvironmentSpec, probes: ReadonlyMap<string, readonly Probe[]>) => Map<string, SelfCheckVerdict>;
 
+/** A tool without the named parameters (those a family checks itself: keyed records never see them). */
+function withoutParams(tool: ToolDoc['tools'][number], names: readonly string[]): ToolDoc['tools'][number] {
+  const drop = new Set(names);
+  const properties = Object.fromEntries(Object.entries(tool.parameters.properties ?? {}).filter(([k]) => !drop.has(k)));
+  const parameters: typeof tool.parameters = { ...tool.parameters, properties };
+  if (tool.parameters.required !== undefined) parameters.required = tool.parameters.required.filter((k) => !drop.has(k));
+  return { ...tool, parameters };
+}
+
+/** A probe whose calls of checked tools pass the checked parameters' values (the seed session's token). */
+function withCheckedArgs(probe: Probe, tool: string, checked: ReadonlyMap<string, Record<string, JsonValue>>): Probe {
+  const fill = (name: string, args: JsonObject): JsonObject => ({ ...args, ...(checked.get(name) ?? {}) });
+  const out: Probe = { ...probe, args: fill(tool, probe.args) };
+  if (probe.before !== undefined) out.before = probe.before.map((c) => ({ ...c, args: fill(c.name, c.args) }));
+  if (probe.then !== undefined) out.then = probe.then.map((c) => ({ ...c, args: fill(c.name, c.args) }));
+  return out;
+}
+
 function emptyRecords(toolDoc: ToolDoc, seed: Seed, size: number, options: SynthesizeOptions, mode: 'sample' | 'generated'): RecordsCompiled {
   const analyses: ToolAnalysis[] = [];
   return compileEnvironment(
@@ -70,6 +88,7 @@ export function synthesizeComposed(
   const taken = new Set<string>();
   const claimed: Claimed[] = [];
   const notes: string[] = [];
+  const checked = new Map<string, Record<string, JsonValue>>();
 
   for (const family of FAMILIES) {
     if (remaining.length === 0) break;
@@ -101,6 +120,15 @@ export function synthesizeComposed(
     claimed.push({ family: family.name, claim, plan });
     notes.push(`${family.name}: ${claim.why} (${[...planned].join(', ')})`, ...plan.notes.map((n) => `${family.name}: ${n}`));
     remaining = remaining.filter((a) => !planned.has(a.tool.name));
+    // Parameters the family checks itself (a session token): later families and keyed records
+    // never see them.
+    for (const [tool, params] of Object.entries(plan.checkedParams ?? {})) checked.set(tool, { ...checked.get(tool), ...params });
+    if (plan.checkedParams !== undefined) {
+      remaining = remaining.map((a) => {
+        const params = plan.checkedParams?.[a.tool.name];
+        return params === undefined ? a : analyzeTool(withoutParams(a.tool, Object.keys(params)));
+      });
+    }
     if (sampleLeft !== undefined && claim.sampleKeys.length > 0) {
       const left: JsonObject = { ...sampleLeft };
       for (const k of claim.sampleKeys) delete left[k];
@@ -168,7 +196,8 @@ export function synthesizeComposed(
   const recordsTools = new Map(records.spec.tools.map((t) => [t.name, t]));
   const tools: EnvironmentTool[] = toolDoc.tools.map((t) => {
     const fromFamily = plannedByTool.get(t.name);
-    if (fromFamily === undefined) return { ...(recordsTools.get(t.name) as EnvironmentTool) };
+    // A tool keyed records saw without its checked parameters takes them again (the document's).
+    if (fromFamily === undefined) return { ...(recordsTools.get(t.name) as EnvironmentTool), ...(checked.has(t.name) ? { parameters: t.parameters } : {}) };
     const tool: EnvironmentTool = {
       name: t.name,
       description: t.description,
@@ -220,6 +249,7 @@ export function synthesizeComposed(
   const probes = new Map<string, readonly Probe[]>();
   for (const [name, p] of records.probes ?? []) probes.set(name, p);
   for (const [name, { planned }] of plannedByTool) probes.set(name, planned.probes);
+  if (checked.size > 0) for (const [name, list] of probes) probes.set(name, list.map((p) => withCheckedArgs(p, name, checked)));
   // A guarded tool's probes run after the calls that satisfy its guards (log in first).
   for (const { plan } of claimed) {
     const setup = plan.setup ?? [];

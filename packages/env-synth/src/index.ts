@@ -6,15 +6,6 @@ export type { Family, FamilyClaim, FamilyInput, FamilyPlan, PlannedTool, Probe }
 export { FAMILIES } from './families/list.js';
 export { selfCheck } from './self-check.js';
 export type { SelfCheckVerdict } from './self-check.js';
-export { synthesizeEnvironmentWithLlm } from './synthesize-with-llm.js';
-export type {
-  ImplementationOrigin,
-  LlmReport,
-  LlmSynthesisReport,
-  LlmSynthesisResult,
-  LlmSynthesizeOptions,
-  LlmToolReport,
-} from './synthesize-with-llm.js';
 export { arbitraryFromSchema } from './arbitrary-from-schema.js';
 export type { ArbitraryFromSchemaOptions } from './arbitrary-from-schema.js';
 export type { OperationPattern } from './plan.js';

@@ -1,6 +1,6 @@
 import type { JsonSchema, JsonSchemaObject } from '@autoforge/core';
 import type { ToolPlan } from './plan.js';
-import { nonNull, schemaAt, stripAnnotations } from './schema-utils.js';
+import { mainType, nonNull, schemaAt, stripAnnotations } from './schema-utils.js';
 import type { StateModel } from './state-model.js';
 
 /**
@@ -74,4 +74,24 @@ export function outputSchemaFor(plan: ToolPlan, model: StateModel): JsonSchema {
     case 'unclassified':
       return { type: 'object' };
   }
+}
+
+/**
+ * The output schema a tool of keyed records declares, made true to what it answers: a list (or a
+ * find of many records) that the document names as one object property — a dictionary keyed by
+ * id, described by the fields of one value (`{ bookings: { type: 'object', properties: { date, … } } }`)
+ * — answers its records as an array under that property (the driver puts them there), so the
+ * property becomes that array of records. Any other declared schema is kept as it is.
+ */
+export function declaredOutputSchema(declared: JsonSchema, plan: ToolPlan, model: StateModel): JsonSchema {
+  const many = plan.pattern === 'list' || (plan.pattern === 'find' && plan.returns === 'records');
+  if (!many || typeof declared !== 'object' || mainType(declared) !== 'object') return declared;
+  const props = (declared.properties ?? {}) as Record<string, JsonSchema>;
+  const names = Object.keys(props);
+  const only = names.length === 1 ? (props[names[0] as string] as JsonSchema) : undefined;
+  if (only === undefined || typeof only !== 'object' || mainType(only) !== 'object') return declared;
+  const planned = outputSchemaFor(plan, model);
+  if (typeof planned !== 'object' || mainType(planned) !== 'array') return declared;
+  const list: JsonSchemaObject = { ...planned, ...(typeof only.description === 'string' ? { description: only.description } : {}) };
+  return { ...declared, properties: { [names[0] as string]: list } };
 }

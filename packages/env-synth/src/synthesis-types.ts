@@ -24,8 +24,8 @@ export interface SynthesizeOptions {
   /** The agent policy (markdown) to carry in the spec. Default none. */
   policy?: string;
   /**
-   * No model: offline synthesis. Give a `ChatModel` (see `LlmSynthesizeOptions`) to synthesize
-   * with an LLM instead.
+   * No model: `synthesizeEnvironment` is offline. To synthesize with a `ChatModel`, call
+   * `synthesizeEnvironmentWithLlm` from `@autoforge/env-synth/llm` (see `LlmSynthesizeOptions`).
    */
   model?: undefined;
 }

@@ -1,23 +1,24 @@
-// Type tests (checked by `tsc`, not run): the return type follows from the options.
+// Type tests (checked by `tsc`, not run): synthesizeEnvironment is offline and sync, synthesizeEnvironmentWithLlm async.
 import { describe, expectTypeOf, it } from 'vitest';
 import type { Result, ToolDoc } from '@autoforge/core';
-import type { ChatModel } from '@autoforge/llm';
+import type { ChatModel } from '@autoforge/core';
 import { synthesizeEnvironment } from './synthesize-environment.js';
 import type { SynthesisResult } from './synthesize-environment.js';
-import type { LlmSynthesisResult } from './synthesize-with-llm.js';
-import { synthesizeEnvironmentWithLlm } from './synthesize-with-llm.js';
+import type { LlmSynthesisResult } from './llm/index.js';
+import { synthesizeEnvironmentWithLlm } from './llm/index.js';
 
 declare const doc: ToolDoc;
 declare const model: ChatModel;
 
-describe('synthesizeEnvironment overloads', () => {
+describe('synthesizeEnvironment and synthesizeEnvironmentWithLlm', () => {
   it('is synchronous without a model', () => {
     expectTypeOf(synthesizeEnvironment(doc, { seed: 1 })).toEqualTypeOf<Result<SynthesisResult>>();
     expectTypeOf(synthesizeEnvironment(doc, { seed: 1, model: undefined })).toEqualTypeOf<Result<SynthesisResult>>();
   });
 
-  it('returns a promise of the LLM result with a model', () => {
-    expectTypeOf(synthesizeEnvironment(doc, { seed: 1, model })).toEqualTypeOf<Promise<Result<LlmSynthesisResult>>>();
+  it('takes no model: synthesis with a model is synthesizeEnvironmentWithLlm, a promise', () => {
+    // @ts-expect-error synthesizeEnvironment is offline
+    synthesizeEnvironment(doc, { seed: 1, model });
     expectTypeOf(synthesizeEnvironmentWithLlm(doc, { seed: 1, model, maxRepairs: 1 })).toEqualTypeOf<Promise<Result<LlmSynthesisResult>>>();
   });
 

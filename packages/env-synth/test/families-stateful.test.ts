@@ -171,6 +171,46 @@ describe('session on the travel function doc', () => {
   });
 });
 
+// Regression: the token `authenticate_travel` hands out was a field of the booking records that
+// `get_booking_history(access_token)` filtered on, so no customer could know it and only tasks
+// that read it off a booking worked.
+describe('the travel session token is checked against the session, not stored in records', () => {
+  const tokenTools = travelDoc.tools.filter((t) => 'access_token' in (t.parameters.properties ?? {})).map((t) => t.name);
+  const login = { client_id: 'c', client_secret: 's', refresh_token: 'r', grant_type: 'read_write', user_first_name: 'Ada', user_last_name: 'Byron' };
+
+  it.each([
+    ['without a sample', undefined],
+    ['on an entry', initialConfig('multi_turn_base_161', 'TravelAPI')],
+  ])('%s: every tool taking access_token checks it against the token of the session, and none stores it', (_label, sample) => {
+    const { spec, report } = synth(travelDoc, sample);
+    expect(tokenTools.length).toBeGreaterThanOrEqual(8);
+    const failing = (report.coverage ?? []).filter((c) => tokenTools.includes(c.tool) && !c.works);
+    // On the entry, tools the records cannot place fail for reasons of their own; none for the token.
+    if (sample === undefined) expect(failing).toEqual([]);
+    expect(failing.filter((c) => /Invalid access_token|Not logged in/.test(c.reason ?? ''))).toEqual([]);
+    for (const name of tokenTools.filter((n) => !failing.some((c) => c.tool === n))) {
+      const t = spec.tools.find((x) => x.name === name);
+      if (t?.implementation.kind !== 'driver') throw new Error(`${name} is no driver tool`);
+      expect(t.implementation.preconditions?.some((p) => p.arg === 'access_token')).toBe(true);
+      expect(JSON.stringify(t.implementation.params)).not.toContain('"access_token"');
+    }
+    for (const [key, value] of Object.entries(spec.seedState)) {
+      if (spec.collections?.includes(key) ?? true) expect(JSON.stringify(value)).not.toContain('"access_token"');
+    }
+  });
+
+  it('refuses a made-up token and accepts the one authenticate_travel returned', () => {
+    const { spec } = synth(travelDoc);
+    const call = caller(spec);
+    const refused = call('get_booking_history', { access_token: 'made-up' });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error.message).toMatch(/Invalid access_token/);
+    const token = (ok(call('authenticate_travel', login)) as JsonObject).access_token as string;
+    expect(ok(call('get_booking_history', { access_token: token }))).toMatchObject({ booking_history: expect.any(Array) });
+    expect(call('get_booking_history', { access_token: 'made-up' }).ok).toBe(false);
+  });
+});
+
 describe('session on public web documents', () => {
   it('petstore: login and logout work, the user writes that say so need a session', async () => {
     const { spec, report } = synth(await doc('realworld/petstore3.openapi.yaml'));

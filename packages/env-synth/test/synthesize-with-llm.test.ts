@@ -16,8 +16,8 @@ import { EnvSynthError } from '../src/error.js';
 import { inferEntities } from '../src/infer-entities.js';
 import { analyzeSampleState } from '../src/state-model.js';
 import { synthesizeEnvironment } from '../src/synthesize-environment.js';
-import type { LlmSynthesizeOptions } from '../src/synthesize-with-llm.js';
-import { synthesizeEnvironmentWithLlm } from '../src/synthesize-with-llm.js';
+import type { LlmSynthesizeOptions } from '../src/llm/index.js';
+import { synthesizeEnvironmentWithLlm } from '../src/llm/index.js';
 import { loadJson, loadToolDoc } from './test-support.js';
 
 // A tiny shop: one tool without an output schema (the model writes one), one with.
@@ -488,11 +488,10 @@ describe('synthesizeEnvironmentWithLlm on benchmark tools', () => {
 });
 
 describe('synthesizeEnvironment with a model', () => {
-  it('dispatches to the LLM path and returns a promise', async () => {
-    const { options } = await setup({});
-    const pending = synthesizeEnvironment(doc, options);
-    expect(pending).toBeInstanceOf(Promise);
-    const result = await pending;
-    expect(result.ok && result.value.report.llm.tools.map((t) => t.origin)).toEqual(['llm', 'llm']);
+  it('refuses it (offline and synchronous) and names the /llm subpath, asking the model nothing', async () => {
+    const { options, server } = await setup({});
+    expect(() => synthesizeEnvironment(doc, options as never)).toThrow(EnvSynthError);
+    expect(() => synthesizeEnvironment(doc, options as never)).toThrow('synthesizeEnvironmentWithLlm` from `@autoforge/env-synth/llm`');
+    expect(server.chatRequests()).toHaveLength(0);
   });
 });

@@ -1,4 +1,5 @@
-import { mkdir, appendFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { CoreError, openJsonlStore } from '@autoforge/core';
 import { dirname } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import type { AdvantageSample } from './advantages.js';
@@ -61,40 +62,66 @@ export function toAdvantageRecords(samples: readonly ExportSample[], advantages:
   });
 }
 
+/** One record as its JSON line (fields in a fixed order, no newline). */
+function advantageLine(r: AdvantageRecord): string {
+  return JSON.stringify({
+    env_id: r.env_id,
+    task_id: r.task_id,
+    uid: r.uid,
+    rollout: r.rollout,
+    trajectory_id: r.trajectory_id,
+    reward: r.reward,
+    mask: r.mask,
+    advantage: r.advantage,
+  });
+}
+
 /** Records as JSON Lines text (one record per line, a final newline; empty for no records). */
 export function advantagesToJsonl(records: readonly AdvantageRecord[]): string {
   let text = '';
-  for (const r of records) {
-    text += `${JSON.stringify({
-      env_id: r.env_id,
-      task_id: r.task_id,
-      uid: r.uid,
-      rollout: r.rollout,
-      trajectory_id: r.trajectory_id,
-      reward: r.reward,
-      mask: r.mask,
-      advantage: r.advantage,
-    })}\n`;
-  }
+  for (const r of records) text += `${advantageLine(r)}\n`;
   return text;
 }
 
 /** Options of `writeAdvantagesJsonl`. */
 export interface WriteAdvantagesJsonlOptions {
-  /** Append to the file instead of replacing it (run directories are append-only). Default false. */
+  /**
+   * Append to the file instead of replacing it (run directories are append-only): a torn last
+   * line left by a crash is cut off first. Default false.
+   */
   append?: boolean;
 }
 
-/** Writes records to a JSON Lines file, creating its folder. */
+/**
+ * Writes records to a JSON Lines file through core's JSON Lines store (`openJsonlStore`),
+ * creating its folder. A record is keyed by its `trajectory_id`: one already in the file (when
+ * appending) or twice in `records` rejects with core's `E_JSONL_DUPLICATE_ID` before anything
+ * is written.
+ */
 export async function writeAdvantagesJsonl(
   path: string,
   records: readonly AdvantageRecord[],
   options: WriteAdvantagesJsonlOptions = {},
 ): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const text = advantagesToJsonl(records);
-  if (options.append) await appendFile(path, text, 'utf8');
-  else await writeFile(path, text, 'utf8');
+  // Checked before the file is opened: opening without `append` empties it.
+  const seen = new Map<string, number>();
+  for (const [k, r] of records.entries()) {
+    const first = seen.get(r.trajectory_id);
+    if (first !== undefined) {
+      throw new CoreError('E_JSONL_DUPLICATE_ID', `${path}: records[${k}]: trajectory_id ${JSON.stringify(r.trajectory_id)} is already records[${first}]`, { location: { file: path } });
+    }
+    seen.set(r.trajectory_id, k);
+  }
+  const store = await openJsonlStore<AdvantageRecord>(path, {
+    fresh: options.append !== true,
+    idOf: (r) => (typeof r.trajectory_id === 'string' ? r.trajectory_id : undefined),
+    serialize: advantageLine,
+  });
+  try {
+    await store.append(records);
+  } finally {
+    await store.close();
+  }
 }
 
 /** Records as a Parquet file's bytes (one row group, Snappy; column types STRING, INT32, DOUBLE). */

@@ -3,7 +3,7 @@
 // played by the oracle agent. A closed loop (our scripted user, our judge): the headline figures
 // are judge-real's. `--surface varied` (default) asks user-sim for its varied surface forms;
 // `--surface plain` for the plain one. Run after a build (it imports the built packages).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileTask, createOracleAgent, mergeSequences } from '@autoforge/dag-blueprint';
 import { buildDependencyGraph, randomWalks } from '@autoforge/depgraph';
@@ -25,7 +25,8 @@ const benchmarks = join(root, '../shared/benchmarks');
 const retail = join(benchmarks, 'tau-bench/retail');
 const load = (name) => JSON.parse(readFileSync(join(retail, 'data', `${name}.json`), 'utf8'));
 const sources = [
-  { envId: 'retail', file: join(retail, 'tools.json'), sampleState: () => ({ orders: load('orders'), products: load('products'), users: load('users') }) },
+  // With tau-bench's own policy, which asks the agent to confirm writes.
+  { envId: 'retail', file: join(retail, 'tools.json'), sampleState: () => ({ orders: load('orders'), products: load('products'), users: load('users') }), policy: existsSync(join(retail, 'wiki.md')) ? readFileSync(join(retail, 'wiki.md'), 'utf8') : undefined },
   { envId: 'clinic', file: join(root, 'apps/autoforge/examples/clinic.openapi.yaml') },
   { envId: 'hotel', file: join(root, 'apps/autoforge/examples/hotel.mcp.json') },
   { envId: 'library', file: join(root, 'apps/autoforge/examples/library.tools.json') },
@@ -38,7 +39,7 @@ const envs = [];
 for (const source of sources) {
   const doc = await parseToolDocFile(source.file);
   if (!doc.ok) throw new Error(`${source.envId}: ${doc.issues.map((i) => i.message).join('; ')}`);
-  const synth = synthesizeEnvironment(doc.value, { seed: 7, ...(source.sampleState ? { sampleState: source.sampleState() } : {}) });
+  const synth = synthesizeEnvironment(doc.value, { seed: 7, ...(source.sampleState ? { sampleState: source.sampleState() } : {}), ...(source.policy ? { policy: source.policy } : {}) });
   if (!synth.ok) throw new Error(`${source.envId}: ${synth.issues.map((i) => i.message).join('; ')}`);
   const graph = buildDependencyGraph(synth.value.spec.tools);
   const environment = await createEnvironment(synth.value.spec, { validateSeed: false });
@@ -79,3 +80,20 @@ const cleanMasked = trajectories.filter((t, i) => t.injectedUserErrors.length ==
 const successMasked = trajectories.filter((t, i) => t.reward >= 1 && verdicts[i].userError).length;
 console.log(`  masking vs "injected and failed": precision ${fmt(masked.precision)} recall ${fmt(masked.recall)} (${masked.support} failed with an injected error)`);
 console.log(`  clean episodes masked: ${cleanMasked}; successful episodes masked: ${successMasked}/${trajectories.filter((t) => t.reward >= 1).length}`);
+
+// `--show N`: the first N episodes where the judge and the injected ground truth disagree.
+const show = Number(arg('show', '0'));
+if (show > 0) {
+  let shown = 0;
+  trajectories.forEach((t, i) => {
+    const truth = new Set(t.injectedUserErrors.map((e) => e.kind));
+    const said = new Set(verdicts[i].kinds);
+    const differ = USER_ERROR_KINDS.filter((k) => k !== 'invented_requirement' && truth.has(k) !== said.has(k));
+    if (differ.length === 0 || shown >= show) return;
+    shown++;
+    console.log(`\n--- ${t.id} (${t.envId}) reward ${t.reward}: injected ${[...truth].join(',') || '-'}; judged ${[...said].join(',') || '-'}`);
+    console.log(JSON.stringify(t.injectedUserErrors.map((e) => e.detail)));
+    for (const m of t.messages) if (m.role !== 'system' && m.role !== 'tool') console.log(`  ${m.role}: ${m.content ?? JSON.stringify(m.toolCalls)}`);
+    for (const e of verdicts[i].evidence) console.log(`  [judge @${e.messageIndex}] ${e.note}`);
+  });
+}

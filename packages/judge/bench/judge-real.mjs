@@ -3,7 +3,7 @@
 // time it takes. Run after a build (it imports the built packages).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTauBenchAdapter } from '@autoforge/bench-adapters';
+import { createTauBenchAdapter } from '@autoforge/bench-adapters/tau-bench';
 import { createRuleJudge, scoreJudgeOnLabels } from '@autoforge/judge';
 
 const benchmarks = join(import.meta.dirname, '../../../../shared/benchmarks');

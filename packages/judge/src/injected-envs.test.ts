@@ -1,10 +1,12 @@
-// The rule judge against the scripted user's injected errors (errorRate 0.3) on four
-// environments — tau-bench retail and the three example docs — played by the oracle agent: a
-// smaller sample of `bench/injected-varied.mjs`. A closed loop (our user, our judge).
-import { readFileSync } from 'node:fs';
+// The rule judge against the varied scripted user's injected errors (errorRate 0.3) on four
+// environments — tau-bench retail (with its own policy, which asks for confirmations) and the
+// three example docs — played by the oracle agent: a smaller sample of `bench/injected-varied.mjs`.
+// A closed loop (our user, our judge); the judge imports nothing of the user's package.
+// And the oracle, at error rate 0, through the same varied user on released tasks.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JsonObject, Trajectory, Verdict } from '@autoforge/core';
-import { compileTask, createOracleAgent, mergeSequences } from '@autoforge/dag-blueprint';
+import { checkRelease, compileTask, createOracleAgent, mergeSequences } from '@autoforge/dag-blueprint';
 import { buildDependencyGraph, randomWalks } from '@autoforge/depgraph';
 import { createEnvironment, rollout } from '@autoforge/env-runtime';
 import { synthesizeEnvironment } from '@autoforge/env-synth';
@@ -20,14 +22,23 @@ import { BENCHMARKS } from './test-support.js';
 const ROOT = join(import.meta.dirname, '../../..');
 const RETAIL = join(BENCHMARKS, 'tau-bench/retail');
 const load = (name: string): JsonObject => JSON.parse(readFileSync(join(RETAIL, 'data', `${name}.json`), 'utf8')) as JsonObject;
-const SOURCES: { envId: string; file: string; sampleState?: () => JsonObject }[] = [
-  { envId: 'retail', file: join(RETAIL, 'tools.json'), sampleState: () => ({ orders: load('orders'), products: load('products'), users: load('users') }) },
+const POLICY = join(RETAIL, 'wiki.md');
+const SOURCES: { envId: string; file: string; sampleState?: () => JsonObject; policy?: string }[] = [
+  {
+    envId: 'retail',
+    file: join(RETAIL, 'tools.json'),
+    sampleState: () => ({ orders: load('orders'), products: load('products'), users: load('users') }),
+    ...(existsSync(POLICY) ? { policy: readFileSync(POLICY, 'utf8') } : {}),
+  },
   { envId: 'clinic', file: join(ROOT, 'apps/autoforge/examples/clinic.openapi.yaml') },
   { envId: 'hotel', file: join(ROOT, 'apps/autoforge/examples/hotel.mcp.json') },
   { envId: 'library', file: join(ROOT, 'apps/autoforge/examples/library.tools.json') },
 ];
-const DETECTED: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop'];
+// invented_requirement is left out: the varied user's invented demands carry no value the agent
+// acts on, and the judge has no word-novelty rule, so it cannot (and should not) see them.
+const DETECTED: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'withheld_fact', 'forbidden_choice'];
 const trajectories: Trajectory[] = [];
+const clean = { released: 0, episodes: 0, solved: 0 };
 const verdicts: Verdict[] = [];
 const envs = new Set<string>();
 
@@ -36,19 +47,26 @@ beforeAll(async () => {
   for (const source of SOURCES) {
     const doc = await parseToolDocFile(source.file);
     if (!doc.ok) throw new Error(doc.issues.map((i) => i.message).join('\n'));
-    const synth = synthesizeEnvironment(doc.value, { seed: 7, ...(source.sampleState ? { sampleState: source.sampleState() } : {}) });
+    const synth = synthesizeEnvironment(doc.value, { seed: 7, ...(source.sampleState ? { sampleState: source.sampleState() } : {}), ...(source.policy ? { policy: source.policy } : {}) });
     if (!synth.ok) throw new Error(synth.issues.map((i) => i.message).join('\n'));
     const graph = buildDependencyGraph(synth.value.spec.tools);
     const environment = await createEnvironment(synth.value.spec, { validateSeed: false });
     try {
-      for (const [i, walk] of randomWalks(graph, { seed: 7, count: 20, minLength: 2, maxLength: 6, maxWrites: 1 }).entries()) {
+      for (const [i, walk] of randomWalks(graph, { seed: 7, count: 30, minLength: 2, maxLength: 6, maxWrites: 1 }).entries()) {
         const blueprint = mergeSequences([walk], graph, { seed: i, tools: environment.tools });
         const compiled = compileTask(blueprint, environment, { seed: i, envId: source.envId });
         if (!compiled.ok) continue;
         const task = compiled.value;
-        for (let r = 0; r < 2; r++) {
+        if ((await checkRelease(task, blueprint, environment)).ok) {
+          clean.released++;
+          const user = createScriptedUser(task, { seed: i, errorRate: 0, surface: 'varied' });
+          const t = await rollout({ environment, task, agent: createOracleAgent({ blueprint, task }), user, seed: i, limits: { maxTurns: 80 } });
+          clean.episodes++;
+          if (t.reward === 1) clean.solved++;
+        }
+        for (let r = 0; r < 3; r++) {
           const seed = i * 100 + r;
-          const user = createScriptedUser(task, { seed, errorRate: 0.3 });
+          const user = createScriptedUser(task, { seed, errorRate: 0.3, surface: 'varied' });
           const t = await rollout({ environment, task, agent: createOracleAgent({ blueprint, task }), user, rollout: r, seed, limits: { maxTurns: 80 } });
           trajectories.push(t);
           verdicts.push(await judge.judge(t, task));
@@ -59,16 +77,16 @@ beforeAll(async () => {
       environment.close();
     }
   }
-}, 120_000);
+}, 240_000);
 
 describe('createRuleJudge on injected errors across environments', () => {
   it('reaches precision and recall >= 0.95 for the kinds it detects, with no false positive of any kind', () => {
     expect(envs.size).toBe(4);
-    expect(trajectories.length).toBeGreaterThanOrEqual(150);
+    expect(trajectories.length).toBeGreaterThanOrEqual(300);
     const score = scoreJudge(verdicts, trajectories);
     for (const k of DETECTED) {
       const s = score.perKind[k];
-      expect(s.support, k).toBeGreaterThanOrEqual(3);
+      expect(s.support, k).toBeGreaterThanOrEqual(k === 'withheld_fact' ? 1 : 3);
       expect(s.precision, k).toBeGreaterThanOrEqual(0.95);
       expect(s.recall, k).toBeGreaterThanOrEqual(0.95);
     }
@@ -81,5 +99,10 @@ describe('createRuleJudge on injected errors across environments', () => {
     expect(masked.precision).toBeGreaterThanOrEqual(0.95);
     expect(masked.recall).toBeGreaterThanOrEqual(0.95);
     expect(trajectories.filter((t, i) => t.reward >= 1 && (verdicts[i] as Verdict).userError)).toEqual([]);
+  });
+
+  it('the oracle solves every released task through the varied user at error rate 0', () => {
+    expect(clean.released).toBeGreaterThanOrEqual(80);
+    expect(clean.solved).toBe(clean.episodes);
   });
 });

@@ -236,6 +236,24 @@ describe('createRuleJudge', () => {
     expect((await verdictOf(found, { reward: 0, steps: [step(3, 'get_user_details', { user_id: 'ada_lovelace_1815' })] }, idTask)).kinds).toEqual([]);
   });
 
+  it('forbidden_choice: a wrong value that the agent had offered as an option; a wrong value never offered stays wrong_fact', async () => {
+    const options = 'Could you tell me your reason for cancel pending order (one of "no longer needed" or "ordered by mistake")?';
+    const chose = [u(opening.replace(' (reason: "no longer needed")', '')), a(options), u('Ordered by mistake, I think.'), a('All done: your order is cancelled.'), stop('Thanks!')];
+    const v = await verdictOf(chose, { reward: 0 });
+    expect(v.kinds).toEqual(['forbidden_choice']);
+    expect(v).toMatchObject({ userError: true, blame: 'user' });
+    expect(v.evidence[0]).toMatchObject({ messageIndex: 2 });
+    const misremembered = [chose[0] as Message, a(askForFacts([reason])), u('The reason is ordered by mistake.'), a('All done: your order is cancelled.'), stop('Thanks!')];
+    expect((await verdictOf(misremembered, { reward: 0 })).kinds).toEqual(['wrong_fact']);
+  });
+
+  it('a fact the user gave a wrong value for is a wrong_fact, not also withheld (regression)', async () => {
+    const m = [u('I want to cancel an order.'), a('Sure. What is your user ID?'), u('It is ada_lovelace_1851.'), a('I need your correct user ID to continue.'), stop('I will come back later.')];
+    const v = await verdictOf(m, { reward: 0 }, idTask);
+    expect(v.kinds).toContain('wrong_fact');
+    expect(v.kinds).not.toContain('withheld_fact');
+  });
+
   it('invented_requirement: a value the task does not hold, which the agent then used', async () => {
     const m = [u('Cancel my order please, user ada_lovelace_1815.'), a('Which order?'), u('Order #W9999999, and add passenger born 1988-04-10.'), a('Done.'), stop('Thanks.')];
     const v = await verdictOf(m, { reward: 0, steps: [step(3, 'add_passenger', { dob: '1988-04-10' }, false)] }, idTask);

@@ -1,7 +1,7 @@
 import type { Blame, Message, Task, ToolStep, Trajectory, Verdict, VerdictEvidence } from '@autoforge/core';
-import { splitSentences, USER_STOP_TOKEN } from '@autoforge/core';
+import { normalizeValue, splitSentences, USER_STOP_TOKEN } from '@autoforge/core';
 import { JudgeError } from './error.js';
-import { askedFacts, isQuestion, normalizeValue, statedValues } from './statements.js';
+import { askedFacts, isQuestion, statedValues } from './statements.js';
 import type { Judge, UserErrorKind } from './judge.js';
 import { USER_ERROR_KINDS } from './judge.js';
 import { taskFindings } from './task-checks.js';
@@ -19,6 +19,10 @@ interface Finding {
   note: string;
   /** `helped`: the episode succeeded because of it; `hindered`: it can explain a failure. */
   effect?: 'hindered' | 'helped';
+  /** The value at issue, as written, where there is one. */
+  value?: string;
+  /** The instruction's value it is about. */
+  truth?: string;
 }
 
 const INABILITY =
@@ -46,9 +50,12 @@ function factFindings(messages: readonly Message[], task: Task): Finding[] {
     const first = answers[0];
     const changed = first && answers.find((e) => e.messageIndex > first.messageIndex && normalizeValue(e.value) !== normalizeValue(first.value));
     if (first && changed) {
-      out.push({ kind: 'contradiction', messageIndex: changed.messageIndex, note: `the user gave two values for "${fact.key}": "${first.value}" (message ${first.messageIndex}), then "${changed.value}" (message ${changed.messageIndex})` });
+      out.push({ kind: 'contradiction', messageIndex: changed.messageIndex, truth: expected, note: `the user gave two values for "${fact.key}": "${first.value}" (message ${first.messageIndex}), then "${changed.value}" (message ${changed.messageIndex})` });
     } else {
-      out.push({ kind: 'wrong_fact', messageIndex: wrong.messageIndex, note: `the user said "${fact.key}" is "${wrong.value}"; the task says "${expected}"` });
+      // The message that decides it: the first user message that says the wrong value, named or
+      // not (an opening that restates the instruction with it).
+      const firstSaid = messages.findIndex((m, i) => i <= wrong.messageIndex && m.role === 'user' && holds(m.content, wrong.value));
+      out.push({ kind: 'wrong_fact', messageIndex: firstSaid >= 0 ? firstSaid : wrong.messageIndex, note: `the user said "${fact.key}" is "${wrong.value}"; the task says "${expected}"`, value: wrong.value, truth: expected });
     }
   }
   return out;
@@ -105,6 +112,29 @@ function earlyStopFinding(trajectory: Trajectory, task: Task): Finding | undefin
   return undefined;
 }
 
+/** True when `text` holds `value` as a whole token, in any case. */
+function holds(text: string, value: string): boolean {
+  const t = text.toLowerCase();
+  const v = value.toLowerCase().trim();
+  if (v === '') return false;
+  for (let at = t.indexOf(v); at >= 0; at = t.indexOf(v, at + 1)) {
+    if (!/[a-z0-9_]/.test(t[at - 1] ?? ' ') && !/[a-z0-9_]/.test(t[at + v.length] ?? ' ')) return true;
+  }
+  return false;
+}
+
+/**
+ * A wrong value the agent itself had offered as an option before the user chose it ("one of
+ * "bronze", "silver" or "gold"") is a choice the instruction rules out, not a misremembered fact.
+ */
+function asChoices(findings: Finding[], messages: readonly Message[]): Finding[] {
+  return findings.map((f) => {
+    if (f.kind !== 'wrong_fact' || f.value === undefined) return f;
+    const offered = messages.slice(0, f.messageIndex).some((m) => m.role === 'assistant' && typeof m.content === 'string' && holds(m.content, f.value as string));
+    return offered ? { ...f, kind: 'forbidden_choice', note: `${f.note}, one of the options the agent offered` } : f;
+  });
+}
+
 function isEnvironmentFailure(step: ToolStep): boolean {
   if (step.result.ok) return false;
   const { code, message } = step.result.error;
@@ -122,7 +152,7 @@ function isEnvironmentFailure(step: ToolStep): boolean {
  * it), `wrong_fact` / `contradiction` (the agent used the user's value where the instruction
  * gives the gold's, or the user's words hold a near miss of a task value),
  * `invented_requirement` (a value the task does not hold that the agent then
- * used), `early_stop` (the user walked away from the needed action while it was on offer).
+ * used), `forbidden_choice` (a wrong value that the agent had offered as an option), `early_stop` (the user walked away from the needed action while it was on offer).
  * From the user's statements of its `userFacts`: `wrong_fact` and `contradiction` (`my X is …`
  * against the fact's value), and `early_stop` (stopped right after the agent asked something,
  * or before a required output without asking for it).
@@ -149,7 +179,12 @@ export function createRuleJudge(options: RuleJudgeOptions = {}): Judge {
       // What the user's statements already show is not found again from the agent's calls.
       const shown = stated.map((f) => f.note.toLowerCase());
       const fromTask = taskFindings(trajectory, task).filter((f) => f.value === undefined || !shown.some((n) => n.includes(`"${f.value?.toLowerCase() ?? ''}"`)));
-      const findings: Finding[] = [...stated, ...fromTask];
+      // A fact the user gave a wrong value for was not withheld.
+      const misstated = new Set(
+        [...stated, ...fromTask].flatMap((f) => (f.truth !== undefined && f.kind !== 'withheld_fact' ? [normalizeValue(f.truth)] : [])),
+      );
+      const kept = fromTask.filter((f) => !(f.kind === 'withheld_fact' && f.truth !== undefined && misstated.has(normalizeValue(f.truth))));
+      const findings: Finding[] = asChoices([...stated, ...kept], trajectory.messages);
       const early = earlyStopFinding(trajectory, task);
       if (early) findings.push(early);
       const evidence: VerdictEvidence[] = findings

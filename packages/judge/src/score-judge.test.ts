@@ -40,7 +40,7 @@ describe('scoreJudge', () => {
     expect(s.perKind.early_stop).toMatchObject({ truePositives: 0, falseNegatives: 1, recall: 0 });
     expect(s.perKind.early_stop.precision).toBeNaN();
     expect(s.perKind.invented_requirement.recall).toBeNaN();
-    expect(s.overall).toMatchObject({ truePositives: 1, falsePositives: 2, falseNegatives: 1, trueNegatives: 16 });
+    expect(s.overall).toMatchObject({ truePositives: 1, falsePositives: 2, falseNegatives: 1, trueNegatives: 4 * USER_ERROR_KINDS.length - 4 });
     expect(s.userError).toMatchObject({ truePositives: 2, falsePositives: 1, falseNegatives: 0, trueNegatives: 1, precision: 2 / 3, recall: 1 });
   });
 

@@ -3,7 +3,8 @@
 import type { Message, Task, Trajectory, UserFact } from '@autoforge/core';
 import { describe, expect, it } from 'vitest';
 import { createRuleJudge } from './rule-judge.js';
-import { askedFacts, normalizeValue, statedValues } from './statements.js';
+import { normalizeValue } from '@autoforge/core';
+import { askedFacts, statedValues } from './statements.js';
 
 const zip: UserFact = { key: 'zip', description: 'your zip', value: '10108' };
 const zip2: UserFact = { key: 'zip_2', description: 'the zip for modify user address', value: '94102' };

@@ -1,5 +1,5 @@
 import type { JsonValue, Message, UserFact } from '@autoforge/core';
-import { canonicalJson, isJsonObject, splitSentences } from '@autoforge/core';
+import { splitSentences } from '@autoforge/core';
 import { distance } from 'fastest-levenshtein';
 
 /**
@@ -20,24 +20,6 @@ export interface StatedValue {
   value: string;
   /** Whether it is the fact's own value. */
   correct: boolean;
-}
-
-/**
- * A value as judges compare it: scalars as trimmed lower-case text (so `"77122"` and `77122`
- * agree), arrays and objects as canonical JSON of their normalized parts.
- */
-export function normalizeValue(value: JsonValue): string {
-  if (value === null) return 'null';
-  if (typeof value === 'string') return value.trim().toLowerCase();
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return canonicalJson(normalizeDeep(value));
-}
-
-function normalizeDeep(value: JsonValue): JsonValue {
-  if (typeof value === 'string') return value.trim().toLowerCase();
-  if (Array.isArray(value)) return value.map(normalizeDeep);
-  if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalizeDeep(v)]));
-  return value;
 }
 
 /** Lower-case words, letters split from digits (`address1` → address, 1), plurals singular. */

@@ -25,6 +25,8 @@ export interface TaskFinding {
   effect: 'hindered' | 'helped';
   /** The value at issue, as written, where there is one. */
   value?: string;
+  /** The instruction's value the finding is about (`withheld_fact`: the value never given). */
+  truth?: string;
 }
 
 function scalarStrings(value: JsonValue, out: string[] = []): string[] {
@@ -74,6 +76,11 @@ function isWordValue(v: string): boolean {
   return /^[A-Za-z][A-Za-z_-]{2,19}$/.test(v);
 }
 const textOf = (m: Message): string => (m.role === 'assistant' ? (m.content ?? '') : m.content);
+
+/** A short code (`CA`, `NY`, `JFK`, `2B`): a value a user names, too short to be a word value. */
+function isCode(v: string): boolean {
+  return /^[A-Z0-9]{2,3}$/.test(v);
+}
 
 /** True when `text` mentions `value` as a whole token (numbers also as `$50`, `50.00`). */
 function mentions(text: string, value: string): boolean {
@@ -178,10 +185,12 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
 
   // withheld_fact
   const reported = new Set<string>();
+  const factValues = new Set(task.userFacts.flatMap((f) => scalarStrings(f.value)).map(lower));
   for (const call of gold) {
     for (const [key, value] of keyedScalars(call.arguments)) {
       const v = lower(value);
-      if (reported.has(v) || !known.has(v) || !valueTokens(value).length) continue;
+      // A value-like token, or one of the task's own facts (a bare 10-digit item id is one).
+      if (reported.has(v) || !known.has(v) || !(valueTokens(value).length > 0 || factValues.has(v))) continue;
       if (mentions(allUserText, value) || usedValues.some((u) => u === v || u.includes(v))) continue;
       const words = nameWords(key);
       if (words.length === 0) continue;
@@ -198,6 +207,7 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
         messageIndex: answer,
         note: `the agent asked for the ${words.join(' ')} (message ${askedAt}); the instruction gives "${value}", which the user never gave and the agent never obtained`,
         effect: 'hindered',
+        truth: value,
       });
     }
   }
@@ -238,7 +248,7 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
         // The instruction fixes the gold's value and not the user's: a code or id it gives, or
         // a word it names (a cabin, an airport) where the user named another of the same kind.
         const fixed = known.has(lower(want)) || (isWordValue(want) && isWordValue(value) && mentions(task.intent, want) && !mentions(task.intent, value));
-        if (!fixed || known.has(lower(value)) || mentions(task.intent, value) || (!valueTokens(value).length && !isWordValue(value))) continue;
+        if (!fixed || known.has(lower(value)) || mentions(task.intent, value) || (!valueTokens(value).length && !isWordValue(value) && !(isCode(value) && isCode(want)))) continue;
         const from = userIndices.find((ui) => ui < step.messageIndex && mentions(textOf(messages[ui] as Message), value));
         if (from === undefined) continue;
         // A user who also gave the instruction's value said two things: a contradiction.
@@ -249,6 +259,7 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
           note: `the user gave "${value}" for ${key}, the agent used it in ${step.call.name} (message ${step.messageIndex}); the instruction gives "${want}"`,
           effect: 'hindered',
           value,
+          truth: want,
         });
       }
     }
@@ -277,7 +288,7 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
     for (const width of widths) for (let k = 0; k + width <= words.length; k++) candidates.push(words.slice(k, k + width).join(' '));
     for (const raw of candidates) {
       const word = lower(raw);
-      if (word.length < 4 || nearSeen.has(word) || known.has(word) || heard.includes(word)) continue;
+      if (word.length < 4 || nearSeen.has(word) || known.has(word) || mentions(heard, word)) continue;
       const truth = truths.find((t) => t.split(/\s+/).length === word.split(' ').length && nearMiss(word, t));
       if (truth === undefined) continue;
       nearSeen.add(word);
@@ -291,6 +302,7 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
           : `the user gave "${raw}" where the task's value is "${truth}"`,
         effect: 'hindered',
         value: raw,
+        truth,
       });
     }
   }
@@ -308,6 +320,10 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
       if (own.length === 0) continue;
       const offerAt = messages.findIndex((m) => m.role === 'assistant' && textOf(m).includes('?') && own.every((v) => mentions(textOf(m), v)));
       if (offerAt < 0) continue;
+      // Walking away from it: the offer stood in the agent's last turn before the stop (a user who
+      // talked on for turns after it stopped for another reason).
+      const lastAgent = messages.slice(0, userIndices[userIndices.length - 1]).findLastIndex((m) => m.role === 'assistant' && textOf(m).trim() !== '');
+      if (lastAgent < offerAt || !own.every((v) => mentions(textOf(messages[lastAgent] as Message), v))) continue;
       const reply = userIndices.find((i) => i > offerAt);
       if (reply === undefined) continue;
       // A yes that ends the conversation in the same message confirms and stops in one turn: the

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Task, Trajectory } from '@autoforge/core';
-import { createTauBenchAdapter } from '@autoforge/bench-adapters';
+import { createTauBenchAdapter } from '@autoforge/bench-adapters/tau-bench';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRuleJudge, scoreJudgeOnLabels } from '../src/index.js';
 import type { EpisodeLabel, LabelScore } from '../src/index.js';

@@ -1,5 +1,6 @@
-export type { ScriptedUserOptions, UserErrorKind } from './scripted-user.js';
-export { createScriptedUser, SCRIPTED_PHRASES, USER_CALL_REPORT, USER_ERROR_KINDS } from './scripted-user.js';
+export type { ScriptedUserOptions, UserErrorKind, UserSurface } from './scripted-user.js';
+export { createScriptedUser, USER_CALL_REPORT, USER_ERROR_KINDS } from './scripted-user.js';
+export { SCRIPTED_PHRASES } from './surface.js';
 export type { LLMUserOptions } from './llm-user.js';
 export { createLLMUser, llmUserSystemPrompt } from './llm-user.js';
 export { LLM_USER_PROMPT } from './prompts/llm-user.js';
@@ -7,3 +8,5 @@ export { firstPersonIntent } from './first-person.js';
 export { INVENTED_REQUIREMENTS } from './invented-requirements.js';
 export type { UserSimErrorCode } from './error.js';
 export { UserSimError } from './error.js';
+export type { FactRef, FactStatement } from './dialect.js';
+export { askForFacts, asksFor, factStatement, parseFactStatements, statementsAbout } from './dialect.js';

@@ -1,5 +1,5 @@
 import type { Task } from '@autoforge/core';
-import { contentWords, taskVocabulary } from '@autoforge/core';
+import { contentWords, taskVocabulary } from './vocabulary.js';
 
 /**
  * Demands a customer might add that no generated task contains. Each carries at least two

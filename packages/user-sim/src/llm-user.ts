@@ -1,5 +1,6 @@
 import type { ChatModel, CompleteOptions, Message, Task, ToolCall, ToolStep, UserContext, UserReply, UserSimulator } from '@autoforge/core';
-import { sayValue, USER_STOP_TOKEN } from '@autoforge/core';
+import { USER_STOP_TOKEN } from '@autoforge/core';
+import { sayValue } from './dialect.js';
 import { UserSimError } from './error.js';
 import { LLM_USER_PROMPT } from './prompts/llm-user.js';
 

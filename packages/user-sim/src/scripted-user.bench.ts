@@ -1,5 +1,5 @@
 import type { Message, Task, UserFact } from '@autoforge/core';
-import { askForFacts } from '@autoforge/core';
+import { askForFacts } from './dialect.js';
 import { bench, describe } from 'vitest';
 import { createScriptedUser } from './scripted-user.js';
 

@@ -1,11 +1,13 @@
 import type { InjectedUserError, Message, Task, ToolSpec, UserFact, UserReply, UserSimulator } from '@autoforge/core';
-import { askForFacts, factStatement, parseFactStatements, statementsAbout, USER_STOP_TOKEN } from '@autoforge/core';
+import { USER_STOP_TOKEN } from '@autoforge/core';
+import { askForFacts, factStatement, parseFactStatements, statementsAbout } from './dialect.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UserSimError } from './error.js';
 import { INVENTED_REQUIREMENTS } from './invented-requirements.js';
 import type { UserErrorKind } from './scripted-user.js';
-import { createScriptedUser, SCRIPTED_PHRASES, USER_CALL_REPORT, USER_ERROR_KINDS } from './scripted-user.js';
+import { createScriptedUser, USER_CALL_REPORT, USER_ERROR_KINDS } from './scripted-user.js';
+import { SCRIPTED_PHRASES } from './surface.js';
 
 const email: UserFact = { key: 'email', description: 'your email', value: 'ada.lovelace1815@example.com' };
 const zip: UserFact = { key: 'zip', description: 'your zip', value: '10108' };
@@ -164,12 +166,17 @@ describe('createScriptedUser error injection', () => {
       expect(errors).toHaveLength(1);
       const e = errors[0] as InjectedUserError;
       expect(e.kind).toBe('wrong_fact');
-      expect(e.messageIndex).toBe(2);
       const fact = writeTask.userFacts.find((f) => f.key === e.detail.key) as UserFact;
       expect(e.detail.saidValue).not.toEqual(fact.value);
       // The judge could not tell zip from zip_2 by value if the wrong value were the other's own.
       const said = statedValues(messages, fact);
-      expect(said).toEqual([e.detail.saidValue, e.detail.saidValue]);
+      if (e.detail.turn === 0) {
+        // A fact the instruction holds is misstated in the opening, and kept when asked.
+        expect(e.messageIndex).toBe(0);
+        expect((messages[0] as Message).content).toContain(String(e.detail.saidValue));
+        expect((messages[0] as Message).content).not.toContain(`"${String(fact.value)}"`);
+      } else expect(e.messageIndex).toBe(2);
+      expect(said.slice(-2)).toEqual([e.detail.saidValue, e.detail.saidValue]);
       for (const other of writeTask.userFacts.filter((f) => f !== fact)) expect(statedValues(messages, other).every((v) => v === other.value)).toBe(true);
     }
   });
@@ -226,7 +233,8 @@ describe('createScriptedUser error injection', () => {
   });
 
   it('injects nothing when the chance never comes (no fact is ever asked)', async () => {
-    const { errors } = await talk(only('wrong_fact', 3), () => 'All done.');
+    const quiet = { ...writeTask, intent: 'You want to cancel an order and change your address.' };
+    const { errors } = await talk(createScriptedUser(quiet, { seed: 3, errorRate: 1, errorKinds: ['wrong_fact'] }), () => 'All done.');
     expect(errors).toEqual([]);
     const noFacts = createScriptedUser({ ...writeTask, userFacts: [] }, { seed: 3, errorRate: 1, errorKinds: ['contradiction'] });
     expect((await talk(noFacts, () => 'All done.')).errors).toEqual([]);
@@ -243,7 +251,111 @@ describe('createScriptedUser error injection', () => {
     }
     expect(episodes / 400).toBeGreaterThan(0.22);
     expect(episodes / 400).toBeLessThan(0.38);
-    expect([...kinds.keys()].sort()).toEqual([...USER_ERROR_KINDS].sort());
+    // forbidden_choice needs an agent that lists options (see below); this one does not.
+    expect([...kinds.keys()].sort()).toEqual(USER_ERROR_KINDS.filter((k) => k !== 'forbidden_choice').sort());
+  });
+
+  it('forbidden_choice: picks a listed option the instruction rules out, and records the options', async () => {
+    const listing = (_m: readonly Message[], turn: number): string =>
+      turn === 0 ? 'What is the reason for cancel pending order? It can be "no longer needed" or "ordered by mistake".' : 'All done: your request has been completed.';
+    let found = 0;
+    for (let seed = 0; seed < 60; seed++) {
+      const { errors, messages } = await talk(createScriptedUser(writeTask, { seed, errorRate: 1, errorKinds: ['forbidden_choice'] }), listing);
+      if (errors.length === 0) continue;
+      found++;
+      const e = errors[0] as InjectedUserError;
+      expect(e.kind).toBe('forbidden_choice');
+      expect(e.detail).toMatchObject({ key: 'reason', trueValue: 'no longer needed', saidValue: 'ordered by mistake', options: ['no longer needed', 'ordered by mistake'] });
+      expect((messages[e.messageIndex] as Message).content).toContain('ordered by mistake');
+    }
+    expect(found).toBe(60);
+  });
+
+  it('withheld_fact: denies a fact it has whenever asked, and records it once', async () => {
+    const { errors, messages } = await talk(createScriptedUser(writeTask, { seed: 3, errorRate: 1, errorKinds: ['withheld_fact'] }), (_m, turn) => askForFacts([writeTask.userFacts[Math.min(turn, 1)] as UserFact]));
+    expect(errors).toHaveLength(1);
+    const e = errors[0] as InjectedUserError;
+    expect(e.kind).toBe('withheld_fact');
+    const fact = writeTask.userFacts.find((f) => f.key === e.detail.key) as UserFact;
+    expect(messages.filter((m) => m.role === 'user').some((m) => m.content.includes(String(fact.value)))).toBe(false);
+  });
+});
+
+describe('createScriptedUser: the varied surface', () => {
+  const values = (messages: readonly Message[]) => messages.filter((m) => m.role === 'user').map((m) => m.content);
+
+  it('states each asked value (quoted or not, named or not) and never in one fixed form', async () => {
+    const forms = new Set<string>();
+    for (let seed = 0; seed < 40; seed++) {
+      const user = createScriptedUser(writeTask, { seed, surface: 'varied', volunteer: 0 });
+      const r = await user.reply({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'Could you tell me your zip?' }] });
+      expect(r.content).toContain('10108');
+      expect(r.stop).toBe(false);
+      forms.add(r.content.replace('10108', 'V'));
+    }
+    expect(forms.size).toBeGreaterThanOrEqual(8);
+    expect([...forms].some((f) => !f.includes('"V"'))).toBe(true);
+    expect([...forms].some((f) => !/zip/i.test(f))).toBe(true);
+  });
+
+  it('reads loosely phrased questions ("ZIP code?", "and the email you use?")', async () => {
+    const user = createScriptedUser(writeTask, { seed: 2, surface: 'varied', volunteer: 0 });
+    const r1 = await user.reply({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'Thanks. ZIP code?' }] });
+    expect(r1.content).toContain('10108');
+    const r2 = await user.reply({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'And the email you use?' }] });
+    expect(r2.content).toContain('ada.lovelace1815@example.com');
+  });
+
+  it('declines offers of more than it asked for, confirms actions, and stops with a thank-you', async () => {
+    const user = createScriptedUser(writeTask, { seed: 5, surface: 'varied', volunteer: 0 });
+    const offer = await user.reply({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'Would you like me to also upgrade your shipping?' }] });
+    expect(offer.stop).toBe(false);
+    expect(offer.content).toMatch(/\bno\b/i);
+    const confirm = await user.reply({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'Shall I go ahead with the cancellation?' }] });
+    expect(confirm.content).toMatch(/yes|sure|go ahead|proceed|correct|okay/i);
+    const done = await user.reply({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'All done: your request has been completed.' }] });
+    expect(done.stop).toBe(true);
+    expect(done.content.endsWith(USER_STOP_TOKEN)).toBe(true);
+  });
+
+  it('volunteers a fact in the opening at the rate asked, and every fact with disclosure "opening"', async () => {
+    let volunteered = 0;
+    for (let seed = 0; seed < 100; seed++) {
+      const opening = (await createScriptedUser(writeTask, { seed, surface: 'varied', volunteer: 0.5 }).start({ messages: [] })).content;
+      const plain = (await createScriptedUser(writeTask, { seed, surface: 'varied', volunteer: 0 }).start({ messages: [] })).content;
+      if (opening !== plain) {
+        volunteered++;
+        expect(opening.startsWith(plain)).toBe(true);
+      }
+    }
+    expect(volunteered).toBeGreaterThan(30);
+    expect(volunteered).toBeLessThan(70);
+    const all = (await createScriptedUser(writeTask, { seed: 1, surface: 'varied', disclosure: 'opening' }).start({ messages: [] })).content;
+    for (const f of writeTask.userFacts) expect(all).toContain(String(f.value));
+  });
+
+  it('is deterministic: the same seed and conversation give the same replies', async () => {
+    const a = await talk(createScriptedUser(writeTask, { seed: 9, surface: 'varied', errorRate: 0.5 }), oneByOne(writeTask));
+    const b = await talk(createScriptedUser(writeTask, { seed: 9, surface: 'varied', errorRate: 0.5 }), oneByOne(writeTask));
+    expect(values(a.messages)).toEqual(values(b.messages));
+  });
+
+  it('early_stop may confirm and stop in one turn (detail.form "confirm_and_stop")', async () => {
+    const forms = new Set<string>();
+    for (let seed = 0; seed < 40; seed++) {
+      const { errors, last } = await talk(createScriptedUser(writeTask, { seed, surface: 'varied', errorRate: 1, errorKinds: ['early_stop'] }), () => 'Shall I go ahead and cancel the order?');
+      const e = errors[0] as InjectedUserError;
+      expect(e.kind).toBe('early_stop');
+      expect(last.stop).toBe(true);
+      forms.add(String(e.detail.form));
+    }
+    expect([...forms].sort()).toEqual(['confirm_and_stop', 'walk_away']);
+  });
+
+  it('rejects an unknown surface or disclosure', () => {
+    expect(() => createScriptedUser(writeTask, { seed: 1, surface: 'fancy' as never })).toThrow(UserSimError);
+    expect(() => createScriptedUser(writeTask, { seed: 1, disclosure: 'never' as never })).toThrow(UserSimError);
+    expect(() => createScriptedUser(writeTask, { seed: 1, volunteer: 2 })).toThrow(UserSimError);
   });
 });
 

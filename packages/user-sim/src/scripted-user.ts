@@ -1,5 +1,4 @@
 import type {
-  FactRef,
   InjectedUserError,
   JsonObject,
   JsonValue,
@@ -13,10 +12,13 @@ import type {
   UserReply,
   UserSimulator,
 } from '@autoforge/core';
-import { createRng, factStatement, factSubject, splitWords, statementsAbout, USER_STOP_TOKEN } from '@autoforge/core';
-import type { AgentRequests } from '@autoforge/core';
-import { asksAnything, readRequests } from '@autoforge/core';
+import { createRng, splitSentences, splitWords, USER_STOP_TOKEN } from '@autoforge/core';
+import type { AgentRequests, FactRef } from './dialect.js';
+import { asksAnything, asksFor, factSubject, readRequests, statementsAbout } from './dialect.js';
 import { UserSimError } from './error.js';
+import type { Spoken, Surface } from './surface.js';
+import { PLAIN_SURFACE, PROMPTS, SCRIPTED_PHRASES, UNHELPFUL, VARIED_PHRASES, VARIED_SURFACE } from './surface.js';
+import { factsNamed, readRequestsLoosely } from './understanding.js';
 import { firstPersonIntent } from './first-person.js';
 import { applicableRequirements } from './invented-requirements.js';
 import { wrongValue } from './wrong-value.js';
@@ -24,8 +26,11 @@ import { wrongValue } from './wrong-value.js';
 /** A kind of simulated-user error (the names of `InjectedUserError.kind`). */
 export type UserErrorKind = InjectedUserError['kind'];
 
-/** Every kind of simulated-user error, in a fixed order. */
-export const USER_ERROR_KINDS: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement'];
+/** Every kind of simulated-user error the scripted user injects, in a fixed order. */
+export const USER_ERROR_KINDS: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement', 'withheld_fact', 'forbidden_choice'];
+
+/** How the scripted user words its acts. */
+export type UserSurface = 'plain' | 'varied';
 
 /** Options of {@link createScriptedUser}. */
 export interface ScriptedUserOptions {
@@ -41,21 +46,18 @@ export interface ScriptedUserOptions {
   maxUnhelpfulTurns?: number;
   /** The user's name in trajectories. Default `"scripted"`. */
   name?: string;
+  /**
+   * How it words its acts. `plain` (default): one form per act, every fact as `My X is "v".`.
+   * `varied`: several seeded forms per act — values quoted or bare, named or answered with a
+   * pronoun ("Sure, it's 10180."), `zip: 10180`, inside a sentence; greetings, thanks, questions
+   * back — and it reads the agent's questions loosely ("the zip?", "ZIP code").
+   */
+  surface?: UserSurface;
+  /** `asked` (default): a fact is said only when the agent asks for it. `opening`: every fact in the opening. */
+  disclosure?: 'asked' | 'opening';
+  /** Probability that the opening volunteers one fact the agent will need. Default `0.3` with the varied surface, `0` with the plain one. */
+  volunteer?: number;
 }
-
-/** What the scripted user says, besides fact statements. */
-export const SCRIPTED_PHRASES = {
-  dontKnow: "I'm sorry, I don't know that.",
-  dontKnowRest: "I'm sorry, I don't know the rest.",
-  confirm: 'Yes, please go ahead.',
-  prompt: 'Could you tell me what you found?',
-  thanks: "Thank you, that's all I needed.",
-  giveUpOutput: "I still don't have what I asked for, so I'll end the conversation here.",
-  giveUpUnhelpful: "I'm sorry, I don't know that, and I can't help any further.",
-  misspoke: 'Sorry, I misspoke:',
-  earlyStops: ['Actually, never mind. I have to go now.', "Let's leave it for now, goodbye.", "I'll come back to this later. Bye."],
-  opening: 'Hi, I need some help.',
-} as const;
 
 /**
  * How the scripted user reports a call it made on its own tools (dual control): this phrase,
@@ -95,6 +97,18 @@ interface Plan {
 }
 
 function validate(options: ScriptedUserOptions): Required<Omit<ScriptedUserOptions, 'seed' | 'name'>> {
+  const surface = options?.surface ?? 'plain';
+  if (surface !== 'plain' && surface !== 'varied') {
+    throw new UserSimError('E_OPTIONS', `createScriptedUser: \`surface\` must be "plain" or "varied", got ${JSON.stringify(surface)}`);
+  }
+  const disclosure = options?.disclosure ?? 'asked';
+  if (disclosure !== 'asked' && disclosure !== 'opening') {
+    throw new UserSimError('E_OPTIONS', `createScriptedUser: \`disclosure\` must be "asked" or "opening", got ${JSON.stringify(disclosure)}`);
+  }
+  const volunteer = options?.volunteer ?? (surface === 'varied' ? 0.3 : 0);
+  if (!(typeof volunteer === 'number' && volunteer >= 0 && volunteer <= 1)) {
+    throw new UserSimError('E_OPTIONS', `createScriptedUser: \`volunteer\` must be a number in [0, 1], got ${String(volunteer)}`);
+  }
   if (options === undefined || (typeof options.seed !== 'number' && typeof options.seed !== 'string')) {
     throw new UserSimError('E_OPTIONS', 'createScriptedUser: `seed` must be a number or a string');
   }
@@ -117,6 +131,9 @@ function validate(options: ScriptedUserOptions): Required<Omit<ScriptedUserOptio
   return {
     errorRate,
     errorKinds,
+    surface,
+    disclosure,
+    volunteer,
     maxPrompts: count('maxPrompts', options.maxPrompts ?? 2),
     maxUnhelpfulTurns: count('maxUnhelpfulTurns', options.maxUnhelpfulTurns ?? 3),
   };
@@ -128,7 +145,9 @@ function makePlan(task: Task, seed: Seed, errorRate: number, errorKinds: readonl
   const requested = new Set(errorKinds);
   const applicable = USER_ERROR_KINDS.filter((k) => {
     if (!requested.has(k)) return false;
-    if (k === 'wrong_fact' || k === 'contradiction') return task.userFacts.length > 0;
+    if (k === 'wrong_fact' || k === 'contradiction' || k === 'withheld_fact') return task.userFacts.length > 0;
+    // A choice among options the agent lists: only string facts are chosen so.
+    if (k === 'forbidden_choice') return task.userFacts.some((f) => typeof f.value === 'string');
     if (k === 'invented_requirement') return requirements.length > 0;
     return true;
   });
@@ -184,14 +203,54 @@ function reply(content: string, stop: boolean, errors: InjectedUserError[]): Use
   return out;
 }
 
+/** What the user reads in an agent's message, with either surface's reader. */
+interface Read extends AgentRequests {
+  offers: string[];
+  /** Options the message lists for a fact (quoted strings in the sentence that asks for it). */
+  options: Map<UserFact, string[]>;
+}
+
+const QUOTED = /"((?:[^"\\]|\\.)*)"|\u201c([^\u201d]*)\u201d/g;
+
+/** The quoted strings of the sentences of `text` that ask for `fact` (as either reader sees it) and of the sentence after each. */
+function listedOptions(text: string, asks: (sentence: string) => boolean): string[] {
+  const out: string[] = [];
+  const sentences = splitSentences(text);
+  sentences.forEach((sentence, i) => {
+    if (!asks(sentence)) return;
+    for (const m of `${sentence} ${sentences[i + 1] ?? ''}`.matchAll(QUOTED)) {
+      const v = (m[1] ?? m[2] ?? '').trim();
+      if (v !== '' && !out.includes(v)) out.push(v);
+    }
+  });
+  return out;
+}
+
+/** Whether a text says a value (its JSON literal or, for a scalar, its bare text as a token). */
+function saysValue(text: string, value: JsonValue): boolean {
+  if (text.includes(JSON.stringify(value))) return true;
+  if (typeof value !== 'string' && typeof value !== 'number') return false;
+  const v = String(value).toLowerCase();
+  const t = text.toLowerCase();
+  for (let at = t.indexOf(v); at >= 0; at = t.indexOf(v, at + 1)) {
+    const before = t[at - 1] ?? ' ';
+    const after = t[at + v.length] ?? ' ';
+    if (!/[a-z0-9_]/.test(before) && !/[a-z0-9_]/.test(after)) return true;
+  }
+  return false;
+}
+
 /**
  * A deterministic simulated user for a task. It opens with the intent in the first person
- * (without the "If asked: …" sentence), answers every fact the agent's last message asks for
- * with one `factStatement` each, says "I'm sorry, I don't know that." to questions it cannot
- * answer, confirms actions ("Yes, please go ahead."), and stops with a thank-you and
- * `###STOP###` once the agent's message asks nothing and every required output has appeared.
- * It asks for a read-only task's result up to `maxPrompts` times, and gives up after
- * `maxUnhelpfulTurns` replies that cannot help.
+ * (without the "If asked: …" sentence), answers every fact the agent's last message asks for,
+ * says it does not know what it was not told, confirms actions, declines offers of more than it
+ * asked for, and stops with a thank-you and `###STOP###` once the agent's message asks nothing
+ * and every required output has appeared. It asks for a read-only task's result up to
+ * `maxPrompts` times, and gives up after `maxUnhelpfulTurns` replies that cannot help.
+ *
+ * `surface: 'plain'` says every fact as `My X is "v".` and each act in one form; `'varied'`
+ * picks (seeded) among many forms per act, reads questions loosely, may volunteer a fact in its
+ * opening and ask a question back. `disclosure: 'opening'` says every fact up front.
  *
  * With `errorRate` > 0 an episode carries, with that probability, exactly one error of a kind
  * chosen (seeded) among `errorKinds` that apply to the task; if the agent never gives the
@@ -199,7 +258,12 @@ function reply(content: string, stop: boolean, errors: InjectedUserError[]): Use
  * - `wrong_fact`: one fact, when first asked, gets a plausible wrong value (kept when asked again);
  * - `contradiction`: one fact gets a value, and the next reply restates it with another
  *   ("Sorry, I misspoke: my X is Y."), true then wrong or wrong then true;
- * - `early_stop`: the user stops at a (seeded) turn where the agent is still asking;
+ * - `withheld_fact`: one fact, whenever asked, is denied ("I don't have my X on hand.");
+ * - `forbidden_choice`: where the agent lists options for a fact, the user picks one its
+ *   instruction rules out (another listed option);
+ * - `early_stop`: the user stops at a (seeded) turn where the agent is still asking; with the
+ *   varied surface, a request to confirm may get a yes and a goodbye in one turn
+ *   (`detail.form: 'confirm_and_stop'`, the action never runs);
  * - `invented_requirement`: a demand absent from the task is added to the opening or to one of
  *   the next two replies.
  * Each is recorded in `metadata.injectedUserErrors` of the reply that carries it.
@@ -210,12 +274,14 @@ function reply(content: string, stop: boolean, errors: InjectedUserError[]): Use
  * @throws UserSimError `E_OPTIONS` for a missing seed or an option out of range.
  */
 export function createScriptedUser(task: Task, options: ScriptedUserOptions): UserSimulator {
-  const { errorRate, errorKinds, maxPrompts, maxUnhelpfulTurns } = validate(options);
+  const { errorRate, errorKinds, maxPrompts, maxUnhelpfulTurns, surface: surfaceName, disclosure, volunteer } = validate(options);
   const plan = makePlan(task, options.seed, errorRate, errorKinds);
   const facts = task.userFacts;
+  const varied = surfaceName === 'varied';
+  const S: Surface = varied ? VARIED_SURFACE : PLAIN_SURFACE;
   // Facts whose descriptions say the same thing ("the item ids for return delivered order
   // items", twice) are named by their keys' words ("item ids", "item ids 2") when those are
-  // unambiguous, so that an agent reading the answers back (`statementsAbout`) can tell them apart.
+  // unambiguous, so that an agent reading the answers back can tell them apart.
   const spoken = new Map<UserFact, FactRef>();
   const described = (f: UserFact) => factSubject(f).replace(/[_-]+/g, ' ');
   const keyed = (f: UserFact) => splitWords(f.key).join(' ');
@@ -224,12 +290,70 @@ export function createScriptedUser(task: Task, options: ScriptedUserOptions): Us
     const unique = !facts.some((g) => g !== f && (keyed(g) === keyed(f) || described(g) === keyed(f)));
     spoken.set(f, shared && unique ? { key: f.key } : f);
   }
-  const say = (f: UserFact, value: JsonValue) => factStatement(spoken.get(f) as FactRef, value);
-  const subjectOf = (f: UserFact) => factSubject(spoken.get(f) as FactRef).replace(/[_-]+/g, ' ');
+  const refOf = (f: UserFact) => spoken.get(f) as FactRef;
+  const subjectOf = (f: UserFact) => factSubject(refOf(f)).replace(/[_-]+/g, ' ');
+  // A shorter name that still picks the fact out ("zip" for "zip for modify user address").
+  const shortNames = new Map<UserFact, string>();
+  for (const f of facts) {
+    const head = (subjectOf(f).split(' for ')[0] as string).trim();
+    if (head !== subjectOf(f) && !facts.some((g) => g !== f && (subjectOf(g) === head || (subjectOf(g).split(' for ')[0] as string).trim() === head))) shortNames.set(f, head);
+  }
+  const spokenOf = (f: UserFact, value: JsonValue): Spoken => {
+    const short = shortNames.get(f);
+    return { ref: refOf(f), value, ...(short !== undefined ? { shortName: short } : {}) };
+  };
   const P = SCRIPTED_PHRASES;
+  const told = (mine: readonly string[], f: UserFact): boolean =>
+    varied ? mine.some((text) => saysValue(text, f.value)) : mine.some((text) => statementsAbout(text, refOf(f)).length > 0);
+  const read = (text: string, mine: readonly string[]): Read => {
+    if (!varied) {
+      const r = readRequests(text, facts);
+      const options = new Map<UserFact, string[]>();
+      for (const f of r.facts) options.set(f, listedOptions(text, (s) => asksFor(s, refOf(f))));
+      return { ...r, offers: [], options };
+    }
+    const r = readRequestsLoosely(text, facts, refOf, (f) => told(mine, f));
+    const options = new Map<UserFact, string[]>();
+    for (const f of r.facts) options.set(f, listedOptions(text, (s) => factsNamed(s, [f], refOf, () => false).length > 0));
+    return { facts: r.facts, confirmations: r.confirmations, unknown: r.unknown, offers: r.offers, options };
+  };
+
+  const wrongFor = (target: UserFact): JsonValue => {
+    const subject = subjectOf(target);
+    const group = facts.filter((f) => subjectOf(f) === subject);
+    // Plausible confusions only: another fact of the same kind (`zip` for `zip_2`).
+    const head = (f: UserFact) => splitWords(f.key).find((w) => !/^\d+$/.test(w));
+    const others = facts.filter((f) => subjectOf(f) !== subject && head(f) === head(target)).map((f) => f.value);
+    return wrongValue(target.value, others, group.map((f) => f.value), plan.rng.fork('wrong-value'));
+  };
+  const restated = firstPersonIntent(task.intent);
+  // wrong_fact where the instruction itself holds facts: the opening restates one of them with a
+  // wrong value (as LLM users misstate their instruction), and the user keeps it when asked.
+  const openingSlip: { fact: UserFact; wrong: JsonValue; said: string } | undefined = (() => {
+    if (plan.kind !== 'wrong_fact') return undefined;
+    const inOpening = facts.filter((f) => (typeof f.value === 'string' || typeof f.value === 'number') && String(f.value).length >= 2 && saysValue(restated, f.value));
+    if (inOpening.length === 0) return undefined;
+    const fact = plan.rng.fork('opening-slip').pick(inOpening);
+    const wrong = wrongFor(fact);
+    if (typeof wrong !== 'string' && typeof wrong !== 'number') return undefined;
+    const escaped = String(fact.value).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const said = restated.replace(new RegExp(`(?<![A-Za-z0-9_])${escaped}(?![A-Za-z0-9_])`, 'g'), String(wrong));
+    return said === restated ? undefined : { fact, wrong, said };
+  })();
 
   const start = (context: UserContext): UserReply => {
-    const opening = firstPersonIntent(task.intent) || P.opening;
+    let opening = (openingSlip?.said ?? restated) || (varied ? S.pick('opening', plan.rng.fork('opening')) : P.opening);
+    if (varied) {
+      const rng = plan.rng.fork('greeting');
+      const greeting = rng.pick(VARIED_PHRASES.greetings);
+      opening = `${greeting}${opening}`;
+    }
+    const said = disclosure === 'opening' ? facts : volunteer > 0 && facts.length > 0 && plan.rng.fork('volunteer').bool(volunteer) ? [plan.rng.fork('volunteered').pick(facts)] : [];
+    if (said.length > 0) opening = `${opening} ${S.facts(said.map((f) => spokenOf(f, openingSlip?.fact === f ? openingSlip.wrong : f.value)), plan.rng.fork('opening-facts'), { single: false, repeated: new Set() })}`;
+    if (openingSlip !== undefined) {
+      const { fact, wrong } = openingSlip;
+      return reply(opening, false, [injected('wrong_fact', context.messages.length, { key: fact.key, description: fact.description, trueValue: fact.value, saidValue: wrong, turn: 0 })]);
+    }
     if (plan.kind === 'invented_requirement' && plan.inventedAt === 0) {
       return reply(`${opening} ${plan.inventedText}`, false, [
         injected('invented_requirement', context.messages.length, { requirement: plan.inventedText, turn: 0 }),
@@ -264,19 +388,31 @@ export function createScriptedUser(task: Task, options: ScriptedUserOptions): Us
     const { mine, texts } = agentTexts(context.messages);
     const r = mine.length;
     if (r === 0) return start(context);
-    const requests: AgentRequests[] = texts.map((t) => readRequests(t, facts));
-    const now = requests[r] as AgentRequests;
+    const requests: Read[] = texts.map((t, j) => (j === 0 ? { facts: [], confirmations: [], unknown: [], offers: [], options: new Map() } : read(t, mine.slice(0, j))));
+    const now = requests[r] as Read;
     const at = context.messages.length;
     const errors: InjectedUserError[] = [];
+    const turnRng = plan.rng.fork(`turn-${r}`);
 
-    // The first reply that answers a fact the user has not stated yet (the opening may state
-    // some): where wrong_fact and contradiction happen, on such a fact.
+    // The first reply that answers a fact the user has not stated in a reply yet: where
+    // wrong_fact, contradiction and withheld_fact happen, on such a fact. For
+    // forbidden_choice, the first reply to a question that lists options for a fact, the
+    // instruction's value among them.
     let firstAnswer: number | undefined;
     let fresh: UserFact[] = [];
-    if (plan.kind === 'wrong_fact' || plan.kind === 'contradiction') {
+    const choiceOf = (q: Read, f: UserFact): string[] => {
+      const listed = q.options.get(f) ?? [];
+      return typeof f.value === 'string' && listed.includes(f.value) ? listed.filter((o) => o !== f.value) : [];
+    };
+    if (plan.kind === 'wrong_fact' || plan.kind === 'contradiction' || plan.kind === 'withheld_fact' || plan.kind === 'forbidden_choice') {
       for (let j = 1; j <= r && firstAnswer === undefined; j++) {
-        const before = mine.slice(0, j);
-        fresh = (requests[j] as AgentRequests).facts.filter((f) => !before.some((text) => statementsAbout(text, f).length > 0));
+        // A fact the opening restated (from the instruction) may still be answered wrongly when
+        // asked; one the user withholds must not have been said at all.
+        const before = plan.kind === 'withheld_fact' ? mine.slice(0, j) : mine.slice(1, j);
+        const q = requests[j] as Read;
+        // Withheld means never said, in any form (the opening may say it in the instruction's words).
+        fresh = q.facts.filter((f) => !told(before, f) && !(plan.kind === 'withheld_fact' && before.some((text) => saysValue(text, f.value))));
+        if (plan.kind === 'forbidden_choice') fresh = fresh.filter((f) => choiceOf(q, f).length > 0);
         if (fresh.length > 0) firstAnswer = j;
       }
     }
@@ -284,16 +420,21 @@ export function createScriptedUser(task: Task, options: ScriptedUserOptions): Us
     let wrong: JsonValue | undefined;
     if (firstAnswer !== undefined) {
       target = plan.rng.fork('target').pick(fresh);
-      const subject = subjectOf(target);
-      const group = facts.filter((f) => subjectOf(f) === subject);
-      // Plausible confusions only: another fact of the same kind (`zip` for `zip_2`).
-      const head = (f: UserFact) => splitWords(f.key).find((w) => !/^\d+$/.test(w));
-      const others = facts.filter((f) => subjectOf(f) !== subject && head(f) === head(target as UserFact)).map((f) => f.value);
-      wrong = wrongValue(target.value, others, group.map((f) => f.value), plan.rng.fork('wrong-value'));
+      if (plan.kind === 'forbidden_choice') {
+        wrong = plan.rng.fork('choice').pick(choiceOf(requests[firstAnswer] as Read, target));
+      } else if (plan.kind !== 'withheld_fact') {
+        wrong = wrongFor(target);
+      }
+    }
+    // A wrong value the opening already said (see `openingSlip`) is kept whenever asked.
+    if (openingSlip !== undefined) {
+      target = openingSlip.fact;
+      wrong = openingSlip.wrong;
+      firstAnswer = 0;
     }
     const said = (fact: UserFact, turn: number): JsonValue => {
       if (fact !== target || wrong === undefined || firstAnswer === undefined) return fact.value;
-      if (plan.kind === 'wrong_fact') return wrong;
+      if (plan.kind === 'wrong_fact' || plan.kind === 'forbidden_choice') return wrong;
       const first = plan.contradictionOrder === 'true_then_wrong' ? fact.value : wrong;
       const second = plan.contradictionOrder === 'true_then_wrong' ? wrong : fact.value;
       return turn <= firstAnswer ? first : second;
@@ -302,30 +443,50 @@ export function createScriptedUser(task: Task, options: ScriptedUserOptions): Us
     if (plan.kind === 'early_stop' && asksAnything(now)) {
       const askedSoFar = new Set(requests.slice(1, r + 1).flatMap((q) => q.facts));
       // The agent now has (or has been told) every fact: it will not ask again, so stop now.
-      const covered = (f: UserFact) => askedSoFar.has(f) || mine.some((text) => statementsAbout(text, f).length > 0);
+      const covered = (f: UserFact) => askedSoFar.has(f) || told(mine, f);
       const lastChance = now.facts.length > 0 && facts.every(covered);
-      if (lastChance || plan.rng.fork(`early-stop-${r}`).bool(0.5)) {
-        const text = plan.rng.fork('early-stop-text').pick(P.earlyStops);
-        return reply(text, true, [injected('early_stop', at, { turn: r, said: text, asked: now.facts.map((f) => f.key) })]);
+      const confirming = varied && now.facts.length === 0 && now.confirmations.length > 0;
+      if (confirming || lastChance || plan.rng.fork(`early-stop-${r}`).bool(0.5)) {
+        const form = confirming && plan.rng.fork('early-stop-form').bool(0.5) ? 'confirm_and_stop' : 'walk_away';
+        const text = form === 'confirm_and_stop' ? `${S.pick('confirm', turnRng)} ${turnRng.pick(VARIED_PHRASES.confirmAndStop)}` : S.pick('earlyStops', plan.rng.fork('early-stop-text'));
+        return reply(text, true, [injected('early_stop', at, { turn: r, said: text, asked: now.facts.map((f) => f.key), form })]);
       }
     }
 
     const parts: string[] = [];
+    const answered: Spoken[] = [];
+    let withheld: UserFact | undefined;
     for (const fact of now.facts) {
+      if (plan.kind === 'withheld_fact' && fact === target) {
+        withheld = fact;
+        continue;
+      }
       const value = said(fact, r);
-      parts.push(say(fact, value));
-      if (plan.kind === 'wrong_fact' && fact === target && r === firstAnswer) {
-        errors.push(injected('wrong_fact', at, { key: fact.key, description: fact.description, trueValue: fact.value, saidValue: value }));
+      answered.push(spokenOf(fact, value));
+      if ((plan.kind === 'wrong_fact' || plan.kind === 'forbidden_choice') && fact === target && r === firstAnswer) {
+        const detail: JsonObject = { key: fact.key, description: fact.description, trueValue: fact.value, saidValue: value };
+        if (plan.kind === 'forbidden_choice') detail.options = (now.options.get(fact) ?? []) as JsonValue[];
+        errors.push(injected(plan.kind, at, detail));
       }
     }
-    if (now.unknown.length > 0) parts.push(now.facts.length > 0 ? P.dontKnowRest : P.dontKnow);
-    if (now.confirmations.length > 0) parts.push(P.confirm);
+    if (answered.length > 0) {
+      const repeated = new Set(answered.filter((a) => facts.some((f) => refOf(f) === a.ref && told(mine, f))).map((a) => a.ref));
+      parts.push(S.facts(answered, turnRng, { single: now.facts.length === answered.length && answered.length === 1, repeated }));
+    }
+    if (withheld !== undefined) {
+      const name = subjectOf(withheld);
+      const first = r === firstAnswer;
+      parts.push(first ? (varied ? turnRng.pick(VARIED_PHRASES.withhold) : VARIED_PHRASES.withhold[0]).replace('{}', name) : varied ? turnRng.pick(VARIED_PHRASES.stillWithhold) : VARIED_PHRASES.stillWithhold[0]);
+      if (first) errors.push(injected('withheld_fact', at, { key: withheld.key, description: withheld.description, trueValue: withheld.value }));
+    }
+    if (now.unknown.length > 0) parts.push(S.pick(now.facts.length > 0 ? 'dontKnowRest' : 'dontKnow', turnRng));
+    if (now.confirmations.length > 0) parts.push(S.pick('confirm', turnRng));
+    if (now.offers.length > 0) parts.push(turnRng.pick(VARIED_PHRASES.decline));
     let pending = false;
     if (plan.kind === 'contradiction' && target && firstAnswer !== undefined && r === firstAnswer + 1) {
       const first = said(target, firstAnswer);
       const second = said(target, r);
-      const restated = say(target, second);
-      parts.push(`${P.misspoke} ${restated.charAt(0).toLowerCase()}${restated.slice(1)}`);
+      parts.push(S.correction(spokenOf(target, second), turnRng));
       errors.push(
         injected('contradiction', at, {
           key: target.key,
@@ -343,22 +504,24 @@ export function createScriptedUser(task: Task, options: ScriptedUserOptions): Us
       errors.push(injected('invented_requirement', at, { requirement: plan.inventedText, turn: r }));
       pending = true;
     }
+    // Now and then a question back, after an answer (the agent may ignore it).
+    if (varied && answered.length > 0 && !pending && turnRng.bool(0.15)) parts.push(turnRng.pick(VARIED_PHRASES.questionsBack));
 
-    if (!asksAnything(now)) {
+    if (!asksAnything(now) && now.offers.length === 0) {
       const done = outputsPresent(task.requiredOutputs, context.messages);
-      if (done && !pending) return reply(P.thanks, true, errors);
+      if (done && !pending) return reply(S.pick('thanks', turnRng), true, errors);
       if (!done) {
-        const prompts = mine.filter((m) => m === P.prompt).length;
-        if (prompts < maxPrompts) parts.unshift(P.prompt);
-        else if (!pending) return reply(P.giveUpOutput, true, errors);
+        const prompts = mine.filter((m) => PROMPTS.has(m) || (varied && VARIED_PHRASES.prompt.some((p) => m.startsWith(`${p} `)))).length;
+        if (prompts < maxPrompts) parts.unshift(S.pick('prompt', turnRng));
+        else if (!pending) return reply(S.pick('giveUpOutput', turnRng), true, errors);
       }
     }
 
     const content = parts.join(' ');
-    if (content === P.dontKnow || content === P.prompt) {
+    if (UNHELPFUL.has(content)) {
       let trailing = 0;
-      for (let j = mine.length - 1; j >= 1 && (mine[j] === P.dontKnow || mine[j] === P.prompt); j--) trailing++;
-      if (trailing + 1 > maxUnhelpfulTurns) return reply(content === P.prompt ? P.giveUpOutput : P.giveUpUnhelpful, true, errors);
+      for (let j = mine.length - 1; j >= 1 && UNHELPFUL.has(mine[j] as string); j--) trailing++;
+      if (trailing + 1 > maxUnhelpfulTurns) return reply(S.pick(PROMPTS.has(content) ? 'giveUpOutput' : 'giveUpUnhelpful', turnRng), true, errors);
     }
     return reply(content, false, errors);
   };

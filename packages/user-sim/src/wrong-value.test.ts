@@ -2,7 +2,8 @@ import type { JsonValue } from '@autoforge/core';
 import { createRng } from '@autoforge/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeValue, wrongValue } from './wrong-value.js';
+import { normalizeValue } from '@autoforge/core';
+import { wrongValue } from './wrong-value.js';
 
 const json: fc.Arbitrary<JsonValue> = fc.jsonValue() as fc.Arbitrary<JsonValue>;
 const kind = (v: JsonValue) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);

@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile, appendFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Agent, Task, UserSimulator } from '@autoforge/core';
+import type { Agent, JsonObject, Task, Trajectory, UserSimulator } from '@autoforge/core';
 import type { BenchAdapter } from '@autoforge/bench-adapters';
 import { BENCHMARKS, createBenchAdapter, createOracleAgent, replayTask, runBenchmark } from '@autoforge/bench-adapters';
 import type { BENCH_AGENTS } from '../cli-options.js';
 import { CliError } from '../errors.js';
 import { writeBenchRun } from '../bench-run.js';
+import { appendRun, openRunStore, RUN_FILES } from '../run-dir.js';
 import type { CliIo } from '../io.js';
 import type { ModelFlags, RunModels } from '../llm-options.js';
 import { modelConfig, runModels } from '../llm-options.js';
@@ -150,6 +151,14 @@ async function agentFactory(kind: BenchEvalCommandOptions['agent'], adapter: Ben
   return () => agent;
 }
 
+/** One line of `results.jsonl` of `bench eval`: a trial's score by the benchmark's evaluator. */
+interface BenchResultLine {
+  task: string;
+  trial: number;
+  reward: number;
+  info: JsonObject;
+}
+
 /**
  * `autoforge bench eval <bench>/<domain> --agent oracle|openai|reference [--k K] --out <dir>`:
  * runs K trials of every task with the benchmark's offline user (ACEBench multi-step: its
@@ -169,13 +178,12 @@ export async function benchEvalCommand(name: string, options: BenchEvalCommandOp
   const limit = options.tasks === undefined ? tasks.length : integer(options.tasks, '--tasks', 1, tasks.length);
   const out = resolve(io.cwd, options.out);
   await mkdir(out, { recursive: true });
-  const trajectoriesFile = join(out, 'trajectories.jsonl');
-  const resultsFile = join(out, 'results.jsonl');
-  await writeFile(trajectoriesFile, '');
-  await writeFile(resultsFile, '');
+  // Fresh files on core's JSON Lines store: whole lines in call order, no trial twice.
+  const trajectoriesFile = await openRunStore<Trajectory>(join(out, RUN_FILES.trajectories), join(options.out, RUN_FILES.trajectories), { fresh: true, idOf: (t) => t.id });
+  const resultsFile = await openRunStore<BenchResultLine>(join(out, 'results.jsonl'), join(options.out, 'results.jsonl'), { fresh: true, idOf: (r) => `${r.task}#${r.trial}` });
   // The out directory is a run directory: serve, rollout, train, judge and report open it.
   const dataDir = resolve(io.cwd, (options.data ?? io.env.AUTOFORGE_BENCH_DATA) as string);
-  await writeBenchRun(out, adapter, { benchmark: adapter.name, dataDir, split: options.split ?? (adapter.splits[0] as string) }, tasks.slice(0, limit));
+  await writeBenchRun(out, adapter, { benchmark: adapter.name, dataDir, split: options.split ?? (adapter.splits[0] as string) }, tasks.slice(0, limit), options.out);
   const userKind = options.user ?? 'instruction';
   let user: ((task: Task, trial: number) => UserSimulator) | undefined;
   if (userKind === 'llm') {
@@ -199,10 +207,12 @@ export async function benchEvalCommand(name: string, options: BenchEvalCommandOp
     taskIds: tasks.slice(0, limit).map((t) => t.id),
     ...(options.split !== undefined ? { split: options.split } : {}),
     onTrial: async (trial) => {
-      await appendFile(trajectoriesFile, `${JSON.stringify(trial.trajectory)}\n`);
-      await appendFile(resultsFile, `${JSON.stringify({ task: trial.task.id, trial: trial.trial, reward: trial.evaluation.reward, info: trial.evaluation.info })}\n`);
+      await Promise.all([
+        appendRun(trajectoriesFile, trial.trajectory),
+        appendRun(resultsFile, { task: trial.task.id, trial: trial.trial, reward: trial.evaluation.reward, info: trial.evaluation.info }),
+      ]);
     },
-  });
+  }).finally(() => Promise.all([trajectoriesFile.close(), resultsFile.close()]));
   const summary = {
     benchmark: adapter.name,
     split: options.split ?? adapter.splits[0],

@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
-import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Task } from '@autoforge/core';
+import { canonicalJson } from '@autoforge/core';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import type { PipelineConfig } from '../pipeline-config.js';
 import { loadPipelineConfig } from '../pipeline-config.js';
-import { outputDirectory } from '../run-dir.js';
+import { appendRun, openRunStore, outputDirectory, readJsonl, RUN_FILES } from '../run-dir.js';
 import { writeReport } from '../report/write-report.js';
 import { judgeCommand } from './judge.js';
 import { rolloutCommand } from './rollout.js';
@@ -85,31 +87,36 @@ export async function runPipeline(config: PipelineConfig, baseDir: string, optio
   await outputDirectory(join(out, 'envs'), join(config.out, 'envs'), 'the config\'s "out":');
 
   // 1. Synthesis, one sub-run per tool doc, merged into the run directory.
-  const tasks: string[] = [];
-  const blueprints: string[] = [];
-  for (const [i, doc] of config.toolDocs.entries()) {
-    const name = doc.name ?? nameOf(doc.path);
-    stage(`synthesize ${name} (${i + 1}/${config.toolDocs.length})`);
-    const sub = join(out, 'synth', name);
-    await synthCommand(
-      resolve(baseDir, doc.path),
-      {
-        out: sub,
-        seed: String(seed),
-        tasks: String(doc.tasks ?? config.tasksPerDoc ?? 60),
-        ...(doc.db !== undefined ? { db: resolve(baseDir, doc.db) } : {}),
-        progress,
-      },
-      io,
-    );
-    for (const f of await readdir(join(sub, 'envs'))) await copyFile(join(sub, 'envs', f), join(out, 'envs', f));
-    tasks.push(await readFile(join(sub, 'tasks.jsonl'), 'utf8'));
-    blueprints.push(await readFile(join(sub, 'blueprints.jsonl'), 'utf8'));
-    if (i === 0) for (const f of ['graph.json', 'graph.dot', 'graph.mmd']) await copyFile(join(sub, f), join(out, f));
-    await copyFile(join(sub, 'graph.json'), join(out, `graph.${name}.json`));
+  // The merged files go through core's JSON Lines store, written as synth writes them
+  // (canonical JSON): a task id in two sub-runs is a located error, not a silent duplicate.
+  const tasks = await openRunStore<Task>(join(out, RUN_FILES.tasks), join(config.out, RUN_FILES.tasks), { fresh: true, idOf: (t) => t.id, serialize: canonicalJson });
+  const blueprints = await openRunStore<unknown>(join(out, RUN_FILES.blueprints), join(config.out, RUN_FILES.blueprints), { fresh: true, serialize: canonicalJson });
+  try {
+    for (const [i, doc] of config.toolDocs.entries()) {
+      const name = doc.name ?? nameOf(doc.path);
+      stage(`synthesize ${name} (${i + 1}/${config.toolDocs.length})`);
+      const sub = join(out, 'synth', name);
+      await synthCommand(
+        resolve(baseDir, doc.path),
+        {
+          out: sub,
+          seed: String(seed),
+          tasks: String(doc.tasks ?? config.tasksPerDoc ?? 60),
+          ...(doc.db !== undefined ? { db: resolve(baseDir, doc.db) } : {}),
+          progress,
+        },
+        io,
+      );
+      for (const f of await readdir(join(sub, 'envs'))) await copyFile(join(sub, 'envs', f), join(out, 'envs', f));
+      const subShown = join(config.out, 'synth', name);
+      await appendRun(tasks, await readJsonl<Task>(join(sub, RUN_FILES.tasks), join(subShown, RUN_FILES.tasks)));
+      await appendRun(blueprints, await readJsonl<unknown>(join(sub, RUN_FILES.blueprints), join(subShown, RUN_FILES.blueprints)));
+      if (i === 0) for (const f of ['graph.json', 'graph.dot', 'graph.mmd']) await copyFile(join(sub, f), join(out, f));
+      await copyFile(join(sub, 'graph.json'), join(out, `graph.${name}.json`));
+    }
+  } finally {
+    await Promise.all([tasks.close(), blueprints.close()]);
   }
-  await writeFile(join(out, 'tasks.jsonl'), tasks.join(''));
-  await writeFile(join(out, 'blueprints.jsonl'), blueprints.join(''));
   await writeFile(join(out, 'config.json'), `${JSON.stringify({ command: 'run', ...config }, null, 2)}\n`);
 
   stage('verify every task');

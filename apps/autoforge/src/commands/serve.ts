@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Agent, InjectedUserError, Task } from '@autoforge/core';
 import type { Blueprint } from '@autoforge/dag-blueprint';
 import { createOracleAgent } from '@autoforge/dag-blueprint';
@@ -11,7 +11,7 @@ import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import type { ModelConfig, ModelFlags } from '../llm-options.js';
 import { checkEndpoints, createRoleModel, modelConfig, noModelError } from '../llm-options.js';
-import { readBlueprintLines, readTasks, RUN_FILES } from '../run-dir.js';
+import { readBlueprintLines } from '../run-dir.js';
 import { VERSION } from '../version.js';
 import { ERROR_KINDS, number } from './rollout.js';
 
@@ -60,8 +60,6 @@ export async function loadServeCatalog(dir: string, io: CliIo): Promise<ServeCat
     if (e instanceof ServeError && e.code === 'invalid_run_dir') throw new CliError('E_INPUT', e.message.replace(/^serve: /, ''));
     throw e;
   }
-  // Every task line also checked against core's TASK_SCHEMA by the run-directory module.
-  if (catalog.tasks.length > 0) await readTasks(join(runDir, RUN_FILES.tasks), join(dir, RUN_FILES.tasks), new Map(catalog.specs.map((s) => [s.id, s])));
   const blueprints = new Map<string, Blueprint>();
   for (const bp of await readBlueprintLines<Blueprint>(runDir, dir)) blueprints.set(bp.id, bp);
   // A `bench eval` output directory: the benchmark's ports serve its native tools, and its

@@ -1,7 +1,7 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { JsonlStore, JsonObject, Task } from '@autoforge/core';
-import { canonicalJson, CoreError, digest, openJsonlStore } from '@autoforge/core';
+import { canonicalJson, digest } from '@autoforge/core';
 import type { Blueprint, SynthesisReport, SynthesizedBlueprint, SynthesizeTasksResult } from '@autoforge/dag-blueprint';
 import { buildTaskGraph, checkRelease, synthesizeTasks, SYNTHESIS_DEFAULTS } from '@autoforge/dag-blueprint';
 import { rewriteIntent } from '@autoforge/dag-blueprint/llm';
@@ -18,9 +18,9 @@ import type { CliIo } from '../io.js';
 import type { ModelFlags } from '../llm-options.js';
 import { createEndpointWatch, createRoleModel, requireModelConfig } from '../llm-options.js';
 import { parseJsonText, readDatabase } from '../load-data.js';
-import { outputDirectory, readBlueprintLines, readTasks, RUN_FILES } from '../run-dir.js';
+import { openRunStore, outputDirectory, readBlueprintLines, readRunSpecsAndTasks, RUN_FILES } from '../run-dir.js';
 import { VERSION } from '../version.js';
-import { loadEnvironmentSpec, loadToolDoc } from './env.js';
+import { loadToolDoc } from './env.js';
 import type { QueueClient } from '@autoforge/queue';
 import { createQueueCompilePool } from '@autoforge/queue';
 import { openQueue, queueStatsLine, warnWithoutWorkers } from './worker.js';
@@ -64,13 +64,8 @@ interface Progress {
 }
 
 /** A run file opened with core's JSON Lines store; its errors (a damaged line, a duplicate task id) are located `CliError`s. */
-async function openRunFile<T>(path: string, shown: string, options: { idOf?: (value: T) => string | undefined; fresh?: boolean }): Promise<JsonlStore<T>> {
-  try {
-    return await openJsonlStore<T>(path, { shown, serialize: canonicalJson, ...options });
-  } catch (error) {
-    if (error instanceof CoreError) throw new CliError('E_INPUT', error.message);
-    throw error;
-  }
+function openRunFile<T>(path: string, shown: string, options: { idOf?: (value: T) => string | undefined; fresh?: boolean }): Promise<JsonlStore<T>> {
+  return openRunStore<T>(path, shown, { serialize: canonicalJson, ...options });
 }
 
 /**
@@ -319,20 +314,9 @@ function summary(s: SummaryInput): string[] {
  */
 export async function verifyCommand(dir: string, io: CliIo): Promise<boolean> {
   const runDir = resolve(io.cwd, dir);
-  let envFiles: string[];
-  try {
-    envFiles = (await readdir(join(runDir, 'envs'))).filter((f) => f.endsWith('.json')).sort();
-  } catch {
-    throw new CliError('E_INPUT', `${dir}: not a run directory (no envs/)`);
-  }
-  const specs = new Map<string, EnvironmentSpec>();
-  for (const f of envFiles) {
-    const spec = await loadEnvironmentSpec(join(dir, 'envs', f), io);
-    specs.set(spec.id, spec);
-  }
   // Every line checked before any replay: a task of a missing environment, or one without gold
   // calls, is a broken run directory (exit 2), not a failed verification (exit 3).
-  const tasks = await readTasks(join(runDir, 'tasks.jsonl'), join(dir, 'tasks.jsonl'), specs);
+  const { specs, tasks } = await readRunSpecsAndTasks(runDir, dir);
   const blueprints = new Map<string, Blueprint>();
   for (const b of await readBlueprintLines<SynthesizedBlueprint>(runDir, dir)) {
     if (b.status === 'accepted' || !blueprints.has(b.id)) blueprints.set(b.id, b);

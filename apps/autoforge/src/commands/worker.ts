@@ -1,7 +1,7 @@
 import type { JsonObject } from '@autoforge/core';
 import { canonicalJson, isAutoForgeError } from '@autoforge/core';
 import { createReferencePolicy, selectBackend } from '@autoforge/erpo/tfjs';
-import { createLLMJudge } from '@autoforge/judge';
+import { createLLMJudge } from '@autoforge/judge/llm';
 import type { ChatModel } from '@autoforge/llm';
 import { createOpenAIAgent } from '@autoforge/llm';
 import type { JobKind, QueueClient, WorkerEvent } from '@autoforge/queue';

@@ -35,7 +35,7 @@ export function compileDriverTool(
   const checks = [...preconditions];
   return {
     fn: (args, ctx) => {
-      for (const p of checks) checkPrecondition(p, ctx);
+      for (const p of checks) checkPrecondition(p, args, ctx);
       return fn(args, ctx);
     },
   };
@@ -71,8 +71,16 @@ function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function checkPrecondition(p: DriverPrecondition, ctx: ToolContext): void {
+function checkPrecondition(p: DriverPrecondition, args: JsonObject, ctx: ToolContext): void {
   const v = valueAt(p.path, ctx);
-  const holds = p.equals !== undefined ? sameJson(v, p.equals) : p.truthy === true ? Boolean(v) : v !== undefined;
+  const given = p.arg !== undefined ? args[p.arg] : undefined;
+  const holds =
+    p.arg !== undefined
+      ? (v !== undefined && v !== null && v !== '' && sameJson(v, given)) || (p.accepts ?? []).some((x) => sameJson(x, given))
+      : p.equals !== undefined
+        ? sameJson(v, p.equals)
+        : p.truthy === true
+          ? Boolean(v)
+          : v !== undefined;
   if (!holds) throw new Error(p.message);
 }

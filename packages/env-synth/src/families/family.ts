@@ -103,6 +103,13 @@ export interface FamilyPlan {
    * checked for what it does once the precondition holds.
    */
   setup?: { name: string; args: JsonObject }[];
+  /**
+   * Parameters of other families' tools that this family's `preconditions` check themselves (a
+   * session token, which must be the one the login of the session minted), by tool: keyed records
+   * neither store nor filter on them, and every self-check call of the tool passes the value given
+   * here (the token of the seed session).
+   */
+  checkedParams?: Record<string, Record<string, JsonValue>>;
   notes: string[];
 }
 

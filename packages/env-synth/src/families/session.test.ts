@@ -117,6 +117,64 @@ describe('session family', () => {
     expect(out(call('get_session_status'))).toEqual({ logged_in: true, username: 'lena' });
   });
 
+  // A notebook whose login hands out a key that later calls pass back (`session_key`).
+  const notebook: ToolDoc = {
+    format: 'openai-chat',
+    tools: [
+      tool('notebook_login', 'Log in to the notebook.', { username: { type: 'string' }, password: { type: 'string' } }, ['username', 'password'], {
+        type: 'object',
+        properties: { session_key: { type: 'string' }, lifetime_s: { type: 'integer' } },
+      }),
+      tool('list_notes', 'List the notes of the session.', { session_key: { type: 'string' } }, ['session_key'], {
+        type: 'object',
+        properties: { notes: { type: 'array', items: { type: 'object', properties: { note_id: { type: 'string' }, title: { type: 'string' } } } } },
+      }),
+      tool('add_note', 'Add a note.', { session_key: { type: 'string' }, title: { type: 'string' }, body: { type: 'string' } }, ['session_key', 'title', 'body'], {
+        type: 'object',
+        properties: { note_id: { type: 'string' } },
+      }),
+    ],
+  };
+
+  it("checks a parameter named like the login's token output against the session, not the records", () => {
+    const { spec, report } = synth(notebook);
+    expect((report.coverage ?? []).every((c) => c.works)).toBe(true);
+    for (const name of ['list_notes', 'add_note']) {
+      const t = spec.tools.find((x) => x.name === name);
+      if (t?.implementation.kind !== 'driver') throw new Error(`${name} is no driver tool`);
+      expect(t.implementation.preconditions).toContainEqual(expect.objectContaining({ arg: 'session_key', path: ['session', 'token'] }));
+      // Keyed records neither store the key nor filter on it; the tool still takes it.
+      expect(JSON.stringify(t.implementation.params)).not.toContain('session_key');
+      expect(t.parameters.required).toContain('session_key');
+      expect(t.effects).toContainEqual({ action: 'requires', resource: 'session' });
+    }
+    expect(JSON.stringify(spec.seedState)).not.toMatch(/"session_key"/);
+    const call = session(spec);
+    const key = (out(call('notebook_login', { username: 'lena', password: 'pw' })) as JsonObject).session_key;
+    expect(typeof key).toBe('string');
+    const made = call('add_note', { session_key: 'made-up', title: 'Plan', body: 'Buy milk' });
+    expect(made.ok).toBe(false);
+    if (!made.ok) expect(made.error.message).toMatch(/Invalid session_key: pass the session_key that notebook_login returned/);
+    out(call('add_note', { session_key: key as JsonValue, title: 'Plan', body: 'Buy milk' }));
+    expect(JSON.stringify(out(call('list_notes', { session_key: key as JsonValue })))).toContain('Plan');
+  });
+
+  it('leaves token parameters alone when the login hands out no token', () => {
+    const doc: ToolDoc = {
+      format: 'openai-chat',
+      tools: [
+        tool('notebook_login', 'Log in to the notebook.', { username: { type: 'string' }, password: { type: 'string' } }, ['username', 'password'], {
+          type: 'object',
+          properties: { success: { type: 'boolean' } },
+        }),
+        ...notebook.tools.slice(1),
+      ],
+    };
+    const { spec } = synth(doc);
+    const checks = spec.tools.flatMap((t) => (t.implementation.kind === 'driver' ? (t.implementation.preconditions ?? []) : []));
+    expect(checks.some((c) => c.arg !== undefined)).toBe(false);
+  });
+
   it('leaves documents without a login alone', () => {
     const doc: ToolDoc = { format: 'openai-chat', tools: forum.tools.filter((t) => t.name !== 'sign_in') };
     const { report } = synth(doc);

@@ -138,12 +138,36 @@ function pickKey(taken: ReadonlySet<string>): string {
 // ---------------------------------------------------------------------------------------------
 // Outputs.
 
+/** Whether an output property of a session tool hands out the session token (`access_token`, `session_id`, `session_key`). */
+function isTokenOutput(name: string, schema: JsonSchemaObject): boolean {
+  const w = nameWords(name);
+  const sessionKey = w.includes('session') && (w.includes('id') || w.includes('key'));
+  return typeOf(schema) !== 'boolean' && ((w.includes('token') && !w.includes('type')) || sessionKey || TOKEN_NAME.test(snakeName(name)));
+}
+
+/** The login's output properties that hand out the session token. */
+function tokenOutputs(login: ToolAnalysis): string[] {
+  return Object.entries(propsOf(login.tool.outputSchema))
+    .filter(([k, schema]) => isTokenOutput(k, schema))
+    .map(([k]) => k);
+}
+
+/**
+ * The parameters of a tool that take the session token the login hands out: the name of a token
+ * output of the login, or a plain token name (`access_token`, `session_id`).
+ */
+function tokenParams(a: ToolAnalysis, outputs: readonly string[]): string[] {
+  if (outputs.length === 0) return [];
+  const names = new Set(outputs.map(normName));
+  return a.params.filter((p) => names.has(normName(p.name)) || TOKEN_NAME.test(snakeName(p.name))).map((p) => p.name);
+}
+
 function factFor(name: string, schema: JsonSchemaObject, op: Op, layout: SessionLayout): Json | undefined {
   const w = nameWords(name);
   const t = typeOf(schema);
   const adopted = layout.adopted.find((k) => normName(k) === normName(name) || (w.length > 0 && nameWords(k).slice(-w.length).join('') === w.join('')));
   if (t === 'boolean') return { fact: 'loggedIn' };
-  if (w.includes('token') && !w.includes('type')) return { fact: 'token' };
+  if (isTokenOutput(name, schema)) return { fact: 'token' };
   if (adopted !== undefined && adopted !== layout.flag[0]) return { path: [adopted] };
   if (w.includes('user') || w.includes('username') || (w.includes('name') && op !== 'logout')) return { fact: 'user' };
   if (t === 'string' || t === undefined) return { fact: 'message' };
@@ -262,6 +286,16 @@ export const sessionFamily: Family = {
       const sameArea = loginArea === undefined || (area !== undefined && area.some((t) => loginArea.includes(t)));
       if (said || (sameArea && isWrite(a))) guarded.push(a);
     }
+    // Tools that take the token the login hands out (`get_history(access_token)`). The token is
+    // the session's, not a fact about records: the call needs the login of this session, and its
+    // argument must be the token that login minted (a precondition), so a task passes it on from
+    // the login's output and no user is asked for it.
+    const tokenOuts = tokenOutputs(login);
+    let tokenTools = input.allAnalyses
+      // A tool that takes the token comes after a login, whatever its name says (`register_card`).
+      .filter((a) => !mine.has(a.tool.name))
+      .map((a) => ({ a, params: tokenParams(a, tokenOuts) }))
+      .filter((x) => x.params.length > 0);
 
     let layout = input.sample !== undefined ? sampleLayout(input.sample, login.params.map((p) => p.name)) : undefined;
     const state: FamilyPlan['state'] = {};
@@ -276,11 +310,12 @@ export const sessionFamily: Family = {
       // (and tasks that do not start with a login) can then run; logout and login still switch it.
       const key = pickKey(input.takenKeys);
       const example = userArg !== undefined ? credentialValue(userArg, login.params.find((p) => p.name === userArg)?.schema ?? {}, input.seed) : null;
-      const seed: Json = { logged_in: guarded.length > 0, user: guarded.length > 0 ? example : null };
-      const hasToken = Object.keys(propsOf(login.tool.outputSchema)).some((k) => nameWords(k).includes('token'));
+      const needed = guarded.length > 0 || tokenTools.length > 0;
+      const seed: Json = { logged_in: needed, user: needed ? example : null };
+      const hasToken = tokenOuts.length > 0 || Object.keys(propsOf(login.tool.outputSchema)).some((k) => nameWords(k).includes('token'));
       layout = { key, flag: [key, 'logged_in'], user: [key, 'user'], adopted: [], seed };
       if (hasToken) {
-        seed.token = guarded.length > 0 ? 'seed-session' : null;
+        seed.token = needed ? 'seed-session' : null;
         layout.token = [key, 'token'];
       }
       const properties: Record<string, JsonSchemaObject> = { logged_in: { type: 'boolean' }, user: {}, ...(hasToken ? { token: { type: ['string', 'null'] } } : {}) };
@@ -304,6 +339,16 @@ export const sessionFamily: Family = {
     }
 
     const seededIn = Boolean(layout.flag.length === 1 ? layout.seed[layout.flag[0] as string] : layout.seed.logged_in);
+    // Self-checks pass the seed session's token; without one known before any call (a sample
+    // seeded logged out), the token parameters stay plain parameters.
+    const tokenPath = layout.token;
+    const tokenAt = tokenPath === undefined ? undefined : tokenPath.length === 1 ? layout.seed[tokenPath[0] as string] : layout.seed.token;
+    const seedToken = seededIn && typeof tokenAt === 'string' && tokenAt !== '' ? tokenAt : undefined;
+    if (tokenTools.length > 0 && (seedToken === undefined || tokenPath === undefined)) {
+      notes.push(`token parameters left as plain parameters (${tokenTools.map((x) => `${x.a.tool.name}.${x.params.join(',')}`).join('; ')}): the seed session holds no token`);
+      tokenTools = [];
+    }
+    for (const { a } of tokenTools) if (!guarded.includes(a)) guarded.push(a);
     const copy = login.params
       .filter((p) => p.name !== userArg && p.name !== secretArg && layout.adopted.some((k) => normName(k) === normName(p.name)))
       .map((p) => ({ arg: p.name, path: [layout.adopted.find((k) => normName(k) === normName(p.name)) as string] }));
@@ -374,7 +419,8 @@ export const sessionFamily: Family = {
       if (op === 'login') {
         const before = [...setup, ...(seededIn && logout !== undefined ? [{ name: logout.a.tool.name, args: {} }] : [])];
         const probe: Probe = { args: filled, ...(before.length > 0 ? { before } : {}) };
-        if (!seededIn || logout !== undefined) probe.changes = true;
+        // A login that mints a token changes the session even when it was open.
+        if (!seededIn || logout !== undefined || layout.token !== undefined) probe.changes = true;
         const shown = [...showsUser(out), ...(out.userProp === undefined && typeof out.source.fact === 'string' && shownUser !== undefined ? [String(shownUser)] : [])];
         if (shown.length > 0) probe.outputContains = shown;
         if (status !== undefined) probe.then = [{ name: status.a.tool.name, args: {}, contains: [...inText(statusOut, true), ...showsUser(statusOut)] }];
@@ -408,12 +454,27 @@ export const sessionFamily: Family = {
     const message = `${login.tool.name} first: this needs a logged-in session`;
     const preconditions: Record<string, DriverPrecondition[]> = {};
     for (const a of guarded) preconditions[a.tool.name] = [{ path: layout.flag, truthy: true, message: `Not logged in: call ${message}` }];
+    const checkedParams: Record<string, Record<string, JsonValue>> = {};
+    for (const { a, params: names } of tokenTools) {
+      // The token the session started with stays good after a new login (a login does not revoke it).
+      const checks = names.map((param) => ({ path: tokenPath as string[], arg: param, accepts: [seedToken as string], message: `Invalid ${param}: pass the ${tokenOuts[0] ?? 'token'} that ${login.tool.name} returned in this session` }));
+      preconditions[a.tool.name] = [...(preconditions[a.tool.name] ?? []), ...checks];
+      checkedParams[a.tool.name] = Object.fromEntries(names.map((param) => [param, seedToken as string]));
+    }
     const loginSetup = seededIn ? [] : [...setup, { name: login.tool.name, args: filled }];
     notes.push(
       layout.key === '' ? `session adopted from the sample (${layout.adopted.join(', ')})` : `session in "${layout.key}", seeded ${seededIn ? 'logged in' : 'logged out'}`,
       `${guarded.length} tools need a session${guarded.length > 0 ? ` (${guarded.map((a) => a.tool.name).join(', ')})` : ''}`,
       layout.users !== undefined ? `login checks credentials against ${layout.users.key ?? 'the users collection'}` : 'login accepts any credentials (the state holds no users)',
     );
-    return { state, tools: planned, preconditions, ...(loginSetup.length > 0 ? { setup: loginSetup } : {}), notes };
+    if (tokenTools.length > 0) notes.push(`${tokenTools.length} tools take the session token ${login.tool.name} returns (${tokenTools.map((x) => `${x.a.tool.name}.${x.params.join(',')}`).join(', ')})`);
+    return {
+      state,
+      tools: planned,
+      preconditions,
+      ...(loginSetup.length > 0 ? { setup: loginSetup } : {}),
+      ...(tokenTools.length > 0 ? { checkedParams } : {}),
+      notes,
+    };
   },
 };

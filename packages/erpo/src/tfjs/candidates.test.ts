@@ -1,7 +1,7 @@
 import type { AssistantMessage, Message, ToolSpec } from '@autoforge/core';
-import { askForFacts } from '@autoforge/core';
 import { describe, expect, it } from 'vitest';
 import { actionKey, candidateActions, finishText, renderCandidate } from './candidates.js';
+import { askText } from './seen-values.js';
 import { call, describeAction, noah, retailTools } from './test-support.js';
 
 describe('candidateActions', () => {
@@ -16,7 +16,7 @@ describe('candidateActions', () => {
 
     const afterFacts: Message[] = [
       ...opening,
-      { role: 'assistant', content: askForFacts([{ key: 'email' }]) },
+      { role: 'assistant', content: askText('email') },
       { role: 'user', content: 'My email is "noah.brown7922@example.com".' },
     ];
     const second = candidateActions(afterFacts, retailTools).map(describeAction);

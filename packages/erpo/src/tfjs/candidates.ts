@@ -1,7 +1,7 @@
 import type { AssistantMessage, JsonObject, JsonSchema, JsonValue, Message, ToolSpec } from '@autoforge/core';
-import { askForFacts, canonicalJson, isJsonObject, splitWords } from '@autoforge/core';
+import { canonicalJson, isJsonObject, splitWords } from '@autoforge/core';
 import type { SeenValue } from './seen-values.js';
-import { normalizeName, seenValues } from './seen-values.js';
+import { askText, normalizeName, seenValues } from './seen-values.js';
 
 /** Where a bound argument came from. */
 export interface ArgumentSource {
@@ -173,7 +173,7 @@ export function candidateActions(
 ): CandidateAction[] {
   const perParameter = limits.valuesPerParameter ?? 3;
   const perTool = limits.callsPerTool ?? 8;
-  const seen = seenValues(messages);
+  const seen = seenValues(messages, tools);
   const calls: CandidateAction[] = [];
   const asks: string[] = [];
   for (const tool of tools) {
@@ -223,7 +223,7 @@ export function renderCandidate(candidate: CandidateAction, messages: readonly M
         toolCalls: [{ id: `call_${messages.length}`, name: candidate.tool.name, arguments: canonicalJson(candidate.arguments) }],
       };
     case 'ask':
-      return { role: 'assistant', content: askForFacts([{ key: candidate.key }]) };
+      return { role: 'assistant', content: askText(candidate.key) };
     case 'finish':
       return { role: 'assistant', content: finishText(messages) };
   }

@@ -1,7 +1,8 @@
 import type { Message, ToolSpec } from '@autoforge/core';
-import { parseFactStatements, toolAccess } from '@autoforge/core';
+import { toolAccess } from '@autoforge/core';
 import type { CandidateAction } from './candidates.js';
 import { actionKey, renderCandidate } from './candidates.js';
+import { userStatements } from './seen-values.js';
 
 /** Buckets of the hashed tool-name one-hot. */
 const TOOL_BUCKETS = 32;
@@ -67,7 +68,8 @@ export function summarizeTurn(messages: readonly Message[], tools: readonly Tool
     lastUserStatedFact: false,
     lastIndex: messages.length - 1,
   };
-  for (const m of messages) {
+  const stated = userStatements(messages, tools);
+  messages.forEach((m, index) => {
     if (m.role === 'assistant') {
       s.turn += 1;
       const calls = m.toolCalls ?? [];
@@ -92,9 +94,9 @@ export function summarizeTurn(messages: readonly Message[], tools: readonly Tool
         if (tool !== undefined && isWriteTool(tool)) s.writeSucceeded = true;
       }
     } else if (m.role === 'user') {
-      s.lastUserStatedFact = parseFactStatements(m.content).length > 0;
+      s.lastUserStatedFact = (stated[index] ?? []).length > 0;
     }
-  }
+  });
   return s;
 }
 

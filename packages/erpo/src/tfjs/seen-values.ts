@@ -1,5 +1,5 @@
-import type { JsonValue, Message, ToolCall } from '@autoforge/core';
-import { canonicalJson, isJsonObject, parseFactStatements, singularize, splitWords } from '@autoforge/core';
+import type { JsonSchema, JsonValue, Message, StatedField, ToolCall, ToolSpec } from '@autoforge/core';
+import { canonicalJson, isJsonObject, readStatedValues, singularize, splitWords } from '@autoforge/core';
 
 /** A value the agent has seen: stated by the user or returned by a tool. */
 export interface SeenValue {
@@ -99,18 +99,66 @@ class Collector {
   }
 }
 
+/** The policy's question for a parameter: "Could you tell me your zip code?" */
+export function askText(key: string): string {
+  return `Could you tell me your ${splitWords(key).join(' ')}?`;
+}
+
+const ASK = /Could you tell me your ([^?]+)\?/g;
+
+/** The fields a user may state values for: every top-level parameter of the tools, and what the policy asked for. */
+function statedFields(messages: readonly Message[], tools: readonly ToolSpec[]): StatedField[] {
+  const out = new Map<string, StatedField>();
+  for (const tool of tools) {
+    const schema = tool.parameters as { properties?: Record<string, JsonSchema> };
+    for (const [name, sub] of Object.entries(schema.properties ?? {})) {
+      const key = normalizeName(name);
+      if (key !== '' && !out.has(key)) out.set(key, { key, schema: sub });
+    }
+  }
+  for (const m of messages) {
+    if (m.role !== 'assistant' || typeof m.content !== 'string') continue;
+    for (const a of m.content.matchAll(ASK)) {
+      const key = normalizeName(a[1] as string);
+      if (key !== '' && !out.has(key)) out.set(key, { key });
+    }
+  }
+  return [...out.values()];
+}
+
 /**
- * Every value seen so far, most recent last: the user's fact statements ("My email is
- * "a@b.c".") and the fields of successful tool outputs (JSON, or a bare value named after
- * the tool: `find_user_id_by_email` → `user_id`).
+ * What each user message states, however it is phrased (core `readStatedValues` over the tools'
+ * parameters and what the policy asked for; an answer to our question may leave out the name).
+ * Keys are normalized names (`zip_code`); the array has one entry per message (empty for others).
  */
-export function seenValues(messages: readonly Message[]): SeenValue[] {
+export function userStatements(messages: readonly Message[], tools: readonly ToolSpec[] = []): { key: string; value: JsonValue }[][] {
+  const fields = statedFields(messages, tools);
+  let asked: string[] = [];
+  return messages.map((m) => {
+    if (m.role === 'assistant' && typeof m.content === 'string' && m.content !== '') {
+      asked = [...m.content.matchAll(ASK)].map((a) => normalizeName(a[1] as string));
+      return [];
+    }
+    if (m.role !== 'user') return [];
+    const said = readStatedValues(m.content, fields, { asked });
+    asked = [];
+    return said.map((v) => ({ key: v.key, value: v.value }));
+  });
+}
+
+/**
+ * Every value seen so far, most recent last: what the user stated ({@link userStatements}) and
+ * the fields of successful tool outputs (JSON, or a bare value named after the tool:
+ * `find_user_id_by_email` → `user_id`).
+ */
+export function seenValues(messages: readonly Message[], tools: readonly ToolSpec[] = []): SeenValue[] {
   const collector = new Collector();
   const calls = new Map<string, ToolCall>();
+  const stated = userStatements(messages, tools);
   messages.forEach((message, index) => {
     collector.start();
     if (message.role === 'user') {
-      for (const s of parseFactStatements(message.content)) collector.add(normalizeName(s.subject), s.value, 'user', index);
+      for (const s of stated[index] ?? []) collector.add(s.key, s.value, 'user', index);
     } else if (message.role === 'assistant') {
       for (const call of message.toolCalls ?? []) calls.set(call.id, call);
     } else if (message.role === 'tool' && message.isError !== true) {

@@ -2,7 +2,7 @@
 // scripted user, where success means: ask for the email, look the user id up, reset the
 // password, finish — without deleting anything.
 import type { JsonObject, JsonSchemaObject, Message, Task, UserFact, UserSimulator } from '@autoforge/core';
-import { USER_STOP_TOKEN, asksFor, factStatement } from '@autoforge/core';
+import { USER_STOP_TOKEN, splitWords } from '@autoforge/core';
 import type { Environment, EnvironmentSpec, NativeTool } from '@autoforge/env-runtime';
 import { createEnvironment } from '@autoforge/env-runtime';
 
@@ -110,8 +110,9 @@ export function toyUser(task: Task): UserSimulator {
     start: async () => ({ content: task.intent, stop: false }),
     reply: async ({ messages }) => {
       const text = lastAssistantText(messages);
-      const known = task.userFacts.filter((f: UserFact) => asksFor(text, f));
-      if (known.length > 0) return { content: known.map((f) => factStatement(f, f.value)).join(' '), stop: false };
+      const lower = text.toLowerCase();
+      const known = task.userFacts.filter((f: UserFact) => lower.includes(splitWords(f.key).join(' ')));
+      if (known.length > 0) return { content: known.map((f) => `My ${splitWords(f.key).join(' ')} is ${JSON.stringify(f.value)}.`).join(' '), stop: false };
       if (text.trim().endsWith('?') && text.startsWith('Could you')) return { content: "I don't know that.", stop: false };
       return { content: USER_STOP_TOKEN, stop: true };
     },

@@ -1,10 +1,7 @@
-// Content words and a task's vocabulary: what the rule judge compares a user's demands with, and
-// what the scripted user checks an invented demand against (one set of rules, so that a demand
-// the simulator invents is exactly one the judge can see is new).
-import type { JsonValue } from './json.js';
-import type { Task } from './task.js';
-import { isJsonObject } from './json.js';
-import { splitWords } from './naming.js';
+// Content words and a task's vocabulary: what the scripted user checks an invented demand against,
+// so that a demand it invents holds no word of the task.
+import type { JsonValue, Task } from '@autoforge/core';
+import { isJsonObject, splitWords } from '@autoforge/core';
 
 // Words that carry no requirement of their own: function words and the small talk of a support
 // conversation.

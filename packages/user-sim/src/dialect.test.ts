@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from './json.js';
-import { askForFacts, asksFor, factStatement, factSubject, parseFactStatements, statementsAbout } from './dialogue.js';
+import type { JsonValue, UserFact } from '@autoforge/core';
+import { askForFacts, asksFor, factStatement, factSubject, isConfirmationRequest, isRequestSentence, parseFactStatements, readRequests, statementsAbout } from './dialect.js';
 
 describe('factSubject', () => {
   it('drops a leading "your" from the description, else uses the key words', () => {
@@ -52,5 +52,43 @@ describe('askForFacts / asksFor', () => {
   it('recognises free-form requests by the key words, and not statements', () => {
     expect(asksFor('Please provide the order id.', { key: 'order_id', description: 'the order' })).toBe(true);
     expect(asksFor('Your order id was found.', { key: 'order_id' })).toBe(false);
+  });
+});
+
+const email: UserFact = { key: 'email', description: 'your email', value: 'ada@example.com' };
+const zip: UserFact = { key: 'zip', description: 'your zip', value: '10108' };
+
+describe('isRequestSentence', () => {
+  it('counts questions and polite requests, not pleasantries or statements', () => {
+    expect(isRequestSentence('What is the order id?')).toBe(true);
+    expect(isRequestSentence('Please provide the order id.')).toBe(true);
+    expect(isRequestSentence('Let me know the reason.')).toBe(true);
+    expect(isRequestSentence('Is there anything else I can help you with?')).toBe(false);
+    expect(isRequestSentence('How can I help you today?')).toBe(false);
+    expect(isRequestSentence('Please wait while I check.')).toBe(false);
+    expect(isRequestSentence('Your order is cancelled.')).toBe(false);
+  });
+
+  it('recognizes requests for confirmation', () => {
+    expect(isConfirmationRequest('Shall I proceed with the cancellation?')).toBe(true);
+    expect(isConfirmationRequest('Can you confirm you want to cancel order #W1 (yes/no)?')).toBe(true);
+    expect(isConfirmationRequest('What is your favourite colour?')).toBe(false);
+  });
+});
+
+describe('readRequests', () => {
+  it('separates known facts, confirmations and questions the user cannot answer', () => {
+    const r = readRequests(`${askForFacts([email, zip])} Shall I proceed? And what is your favourite colour? Anything else?`, [email, zip]);
+    expect(r.facts).toEqual([email, zip]);
+    expect(r.confirmations).toEqual(['Shall I proceed?']);
+    expect(r.unknown).toEqual(['And what is your favourite colour?']);
+  });
+
+  it('reads nothing in a message that asks nothing', () => {
+    expect(readRequests('All done: your request has been completed. Is there anything else I can help you with?', [email])).toEqual({
+      facts: [],
+      confirmations: [],
+      unknown: [],
+    });
   });
 });

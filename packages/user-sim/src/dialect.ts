@@ -1,9 +1,10 @@
-// The plain-language conventions that offline agents and simulated users share. An LLM agent
-// or user may phrase things any way it likes; the offline parts (scripted user, oracle agent,
-// reference policy, rule judge) speak and read these forms, so each can be tested against the
-// others without a model.
-import type { JsonValue } from './json.js';
-import { splitWords } from './naming.js';
+// The plain dialect: the exact forms in which the scripted user has always spoken (`My email is
+// "a@b.c".`) and read agents' requests (a question or request sentence that names a fact). The
+// `plain` surface of `createScriptedUser` speaks only these, so that conversations pinned by
+// tests elsewhere stay byte-identical; the `varied` surface (see surface.ts) speaks many more.
+// They are the user's own conventions: no agent or judge reads them.
+import type { JsonValue, UserFact } from '@autoforge/core';
+import { splitSentences, splitWords } from '@autoforge/core';
 
 /** A fact as the agent asks for it: its key, and optionally the user-facing description. */
 export interface FactRef {
@@ -130,4 +131,55 @@ export function asksFor(text: string, fact: FactRef): boolean {
     const words = new Set(splitWords(lower));
     return keyWords.length > 0 && keyWords.every((w) => words.has(w));
   });
+}
+
+// What an agent's message asks of the user, read sentence by sentence.
+
+const STRONG_REQUEST =
+  /\b(could you|can you|would you|will you|please (provide|tell|give|share|send|confirm|let|specify|enter|state)|tell me|let me know|may i have|i need your|i'll need your|i will need your|what is your|what's your|provide (me )?(with )?your)\b/i;
+// Pleasantries that are phrased as questions but ask nothing of the user.
+const PLEASANTRY =
+  /\b(anything else|something else|anything more|any other (questions?|requests?|concerns?|issues?)|else (can|could|may) i|further (assistance|help|questions?)|how (can|may) i (help|assist)|have a (great|nice|good|wonderful) day)\b/i;
+const CONFIRMATION =
+  /\b(confirm|proceed|go ahead|shall i|should i|do you want me to|would you like me to|want me to|is (that|this) (correct|right|ok|okay)|are you sure|yes or no|yes\/no)\b/i;
+
+/** Whether a sentence asks something of the listener: a question or a request, not a pleasantry. */
+export function isRequestSentence(sentence: string): boolean {
+  if (PLEASANTRY.test(sentence)) return false;
+  return /\?\s*["')\]]*\s*$/.test(sentence) || STRONG_REQUEST.test(sentence);
+}
+
+/** Whether a request sentence asks the listener to confirm an action ("Shall I proceed?"). */
+export function isConfirmationRequest(sentence: string): boolean {
+  return isRequestSentence(sentence) && CONFIRMATION.test(sentence);
+}
+
+/** What an agent's text asks of the user. */
+export interface AgentRequests {
+  /** The user's facts it asks for (core `asksFor`), in the task's order. */
+  facts: UserFact[];
+  /** Requests for confirmation of an action that mention no fact. */
+  confirmations: string[];
+  /** Other requests and questions that mention no fact (the user cannot answer them). */
+  unknown: string[];
+}
+
+/** Reads what `text` asks of a user who knows `facts`. */
+export function readRequests(text: string, facts: readonly UserFact[]): AgentRequests {
+  const asked = new Set<UserFact>();
+  const confirmations: string[] = [];
+  const unknown: string[] = [];
+  for (const sentence of splitSentences(text)) {
+    const about = facts.filter((f) => asksFor(sentence, f));
+    for (const f of about) asked.add(f);
+    if (about.length > 0 || !isRequestSentence(sentence)) continue;
+    if (CONFIRMATION.test(sentence)) confirmations.push(sentence);
+    else unknown.push(sentence);
+  }
+  return { facts: facts.filter((f) => asked.has(f)), confirmations, unknown };
+}
+
+/** Whether the text asks anything at all (a fact, a confirmation or another request). */
+export function asksAnything(requests: AgentRequests): boolean {
+  return requests.facts.length > 0 || requests.confirmations.length > 0 || requests.unknown.length > 0;
 }

@@ -1,16 +1,18 @@
-// The LLM judge's prompts. Text only: `llmJudgeMessages` fills in the task and the dialogue.
+// The LLM judge's prompt. Text only: `llmJudgeMessages` fills in the task and the dialogue.
 
 /**
  * The system prompt of the LLM judge. Its fault taxonomy follows tau-bench's
- * `auto_error_identification` (who is at fault: user, agent or environment; the agent's fault
- * type) and tau2's reviewer (severity, and the message that decides it).
+ * `tau_bench/auto_error_identification.py` (who is at fault: user, agent or environment; the
+ * agent's fault type) and tau2-bench's `src/tau2/evaluator/review_llm_judge_user_only.py`
+ * (severity `critical_hindered` / `critical_helped` / `minor`, the message that holds the
+ * error, fact-checking the user's claims, not blaming the user for a failing agent).
  */
 export const LLM_JUDGE_PROMPT = `You review conversations between a customer-service agent and a SIMULATED user: a model that was given an instruction to play a customer. Simulated users make mistakes of their own; an episode they spoiled must be left out of training, and a failure must be blamed on whoever caused it.
 
 You get the agent's full policy, the user's instruction, the facts the instruction gives, the gold actions (the tool calls that solve the task, in order) and the expected outcome, how the episode ended, and every message, numbered, with the tool results.
 
 First decide who is at fault for the outcome ("faultAuthor"):
-- "user": the simulated user deviated from its instruction and that decided the outcome;
+- "user": the simulated user deviated from its instruction (it caused an action not grounded in the instruction) and that decided the outcome;
 - "agent": the agent broke its policy or failed the task (then "agentFault": "called_wrong_tool", "used_wrong_tool_argument", "goal_partially_completed" or "other");
 - "environment": the tools failed in ways the agent could not cause (time-outs, internal errors);
 - "none": the task succeeded and nobody spoiled it.
@@ -22,6 +24,8 @@ User deviations ("kinds", zero or more):
 - "invented_requirement": the user invented details or requirements its instruction does not contain (extra passengers, dates, refunds), or chose an option its instruction rules out, or accepted what it was told to refuse, or insisted on what it was told to drop;
 - "early_stop": the user ended the conversation (###STOP###), or confirmed and stopped in one turn, while the agent was still working towards the task's outcome.
 
+Fact-check every value the user states (names, ids, emails, zip codes, dates, amounts) against the instruction and its facts. Do not blame the user for the agent's failures: giving up on an agent that is stuck or failing is not a deviation.
+
 Not deviations: paraphrasing the instruction; restating its goal in its own words; not knowing what the instruction does not give; stopping after the agent finished, failed or gave up; any mistake of the agent or of the tools.
 
 Severity of the user's deviations ("severity"):
@@ -29,7 +33,8 @@ Severity of the user's deviations ("severity"):
 - "critical_helped": the episode reached the expected outcome only because of the deviation (e.g. the user supplied a value the agent should have looked up and it happened to be right, or accepted a wrong offer that matched the gold);
 - "minor": a deviation that did not change the outcome;
 - "none": no deviation.
-"userError" is true exactly when severity is "critical_hindered" or "critical_helped": those episodes are masked. "decidingMessage" is the number of the message that decides the verdict (the user's deviation, or the agent's fatal mistake; the last message when nothing went wrong).
+"userError" is true exactly when severity is "critical_hindered" or "critical_helped": those episodes are masked. A severity other than "none" needs at least one kind; "none" needs none. "faultAuthor": "user" needs a critical severity.
+"decidingMessage" is the number of the message that decides the verdict: a user message (the deviation) when the user is at fault, an agent message (its fatal mistake) when the agent is, a tool message when the environment is; when nothing went wrong, the last message.
 
 Answer with a single JSON object, nothing else:
 {"faultAuthor": "user" | "agent" | "environment" | "none", "agentFault": "called_wrong_tool" | "used_wrong_tool_argument" | "goal_partially_completed" | "other" | null, "kinds": [...], "severity": "critical_hindered" | "critical_helped" | "minor" | "none", "userError": boolean, "decidingMessage": number, "evidence": [{"messageIndex": number, "note": "what happens there"}], "explanation": "one or two sentences"}
