@@ -1,3 +1,4 @@
+import { observationText } from '@autoforge/core';
 // The real tau-bench retail port, timed (run by `pnpm bench` after a build): the benchmark's DB,
 // the ported tools, the runtime's argument validation, transaction and commit — not a fixture
 // twin. Each figure is printed beside the Python reference figure it compares with, where one
@@ -9,7 +10,6 @@
 //   REAL_PORTS_JSON=1 node bench/real-ports.mjs   one JSON line per figure
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { observationText } from '@autoforge/env-runtime';
 import { replayTask } from '../dist/index.js';
 import { createTauBenchAdapter } from '../dist/tau-bench.js';
 

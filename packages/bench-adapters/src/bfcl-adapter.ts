@@ -1,6 +1,7 @@
+import { observationText } from '@autoforge/core';
 import type { JsonObject, JsonValue, Message, Task, ToolDoc, ToolResult, ToolStep, Trajectory, UserSimulator } from '@autoforge/core';
 import type { Environment, EnvironmentSpec, EnvironmentTool, NativeTool } from '@autoforge/env-runtime';
-import { createEnvironment, observationText } from '@autoforge/env-runtime';
+import { createEnvironment } from '@autoforge/env-runtime';
 import { parseToolDoc } from '@autoforge/tooldoc-parser';
 import type { BenchAdapter, BenchEvaluation } from './adapter.js';
 import { BenchAdapterError } from './error.js';

@@ -1,5 +1,5 @@
+import { observationText } from '@autoforge/core';
 import type { Task } from '@autoforge/core';
-import { observationText } from '@autoforge/env-runtime';
 import { describe, expect, it, vi } from 'vitest';
 import { replayTask } from './replay-task.js';
 import { createTau2BenchAdapter } from './tau2-bench-adapter.js';

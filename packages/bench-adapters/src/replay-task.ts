@@ -1,5 +1,5 @@
+import { observationText } from '@autoforge/core';
 import type { Message, Task, ToolResult, ToolStep, Trajectory } from '@autoforge/core';
-import { observationText } from '@autoforge/env-runtime';
 import type { BenchAdapter, BenchEvaluation } from './adapter.js';
 import { oracleReply } from './oracle-agent.js';
 import { recordedGoldReplay } from './gold-replay.js';

@@ -1,5 +1,5 @@
+import { observationText } from '@autoforge/core';
 import { describe, expect, it } from 'vitest';
-import { observationText } from '@autoforge/env-runtime';
 import { createTauBenchAdapter } from './tau-bench-adapter.js';
 import { replayTask } from './replay-task.js';
 import { BENCHMARKS, expectedTauBench, parseJson } from './test-support.js';

@@ -1,6 +1,6 @@
+import { observationText } from '@autoforge/core';
 import type { JsonObject, ToolResult } from '@autoforge/core';
 import type { Session } from '@autoforge/env-runtime';
-import { observationText } from '@autoforge/env-runtime';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTauBenchAdapter } from './tau-bench-adapter.js';
 import { BENCHMARKS } from './test-support.js';

@@ -1,4 +1,4 @@
-import { observationText } from '@autoforge/env-runtime';
+import { observationText } from '@autoforge/core';
 import { describe, expect, it } from 'vitest';
 import { replayTask } from './replay-task.js';
 import { createTau2BenchAdapter } from './tau2-bench-adapter.js';

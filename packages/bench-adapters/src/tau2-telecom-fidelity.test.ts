@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JsonObject, JsonValue } from '@autoforge/core';
-import { digest } from '@autoforge/core';
-import { observationText } from '@autoforge/env-runtime';
+import { digest, observationText } from '@autoforge/core';
 import { describe, expect, it } from 'vitest';
 import { replayTask } from './replay-task.js';
 import { createTau2TelecomAdapter } from './tau2-telecom-adapter.js';

@@ -1,6 +1,5 @@
 import type { Agent, AssistantMessage, JsonObject, Task, UserReply, UserSimulator } from '@autoforge/core';
-import { USER_STOP_TOKEN } from '@autoforge/core';
-import { observationText } from '@autoforge/env-runtime';
+import { observationText, USER_STOP_TOKEN } from '@autoforge/core';
 import { oracleReply } from './oracle-agent.js';
 import type { Tau2Action } from './tau2-bench-adapter.js';
 

@@ -1,5 +1,5 @@
+import { observationText } from '@autoforge/core';
 import type { JsonObject, Message, Task, Trajectory } from '@autoforge/core';
-import { observationText } from '@autoforge/env-runtime';
 import { createOpenAIChatModel } from '@autoforge/llm';
 import type { ScriptedChatServer } from '@autoforge/llm/testing';
 import { createScriptedChatServer } from '@autoforge/llm/testing';

@@ -37,6 +37,9 @@ export { escapePointerToken, getAtPointer, parsePointer, toPointer } from './jso
 export { pluralize, singularize, splitWords } from './naming.js';
 export type { Blame, Verdict, VerdictEvidence } from './verdict.js';
 export { normalizeValue } from './normalize-value.js';
+export type { UserErrorKind } from './user-error-kinds.js';
+export { USER_ERROR_KINDS } from './user-error-kinds.js';
+export { observationText, outputsPresent } from './outputs.js';
 export { splitSentences } from './sentences.js';
 export type { ReadStatedValuesOptions, StatedField, StatedValue } from './stated-values.js';
 export { latestStatedValues, readStatedValues } from './stated-values.js';

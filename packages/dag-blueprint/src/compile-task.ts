@@ -1,4 +1,4 @@
-import type { GoldCall, Issue, JsonObject, JsonSchema, JsonValue, Rng, Seed, Task, ToolSpec, UserFact } from '@autoforge/core';
+import type { GoldCall, Issue, JsonObject, JsonSchema, JsonValue, Rng, Seed, Task, UserFact } from '@autoforge/core';
 import { createRng, digest } from '@autoforge/core';
 import type { Environment, Snapshot } from '@autoforge/env-runtime';
 import type { ArgSource, Blueprint, BlueprintNode, ReasoningNode, ReasoningParams, ToolNode } from './blueprint.js';
@@ -9,6 +9,7 @@ import { realizeIntent } from './intent.js';
 import { readPath } from './path.js';
 import { scalarLeaves } from './reasoning.js';
 import { reasoningChoices } from './reasoning-choices.js';
+import { opensContext } from './context-tools.js';
 import { cachedStep } from './read-cache.js';
 import { typeOf } from './schema-at.js';
 import { topologicalOrder } from './topological-order.js';
@@ -167,7 +168,7 @@ class Compilation {
   private readonly rng: Rng;
   private readonly order: BlueprintNode[];
   private readonly toolOrder: ToolNode[];
-  private readonly toolByName: Map<string, ToolSpec>;
+  private readonly toolByName: Map<string, EffectfulTool>;
   private readonly session;
   private readonly initialDigest: string;
   private goldCalls: GoldCall[] = [];
@@ -480,7 +481,8 @@ class Compilation {
       // A tool the graph calls a read must not change the state: the intent would not ask for it.
       return { ...reject('execution_failed', `${node.id}: ${node.tool} is a read tool but changed the state`, i, this.pointer(node)), culprits: new Set<string>() };
     }
-    if (r.ok && node.access === 'write' && !r.changed) {
+    // A sign-in while signed in changes nothing, and is still the step that opens the session.
+    if (r.ok && node.access === 'write' && !r.changed && !opensContext(node.tool, this.toolByName)) {
       // A write that changes nothing (it was already so, or the tool does nothing): not a task.
       return reject('no_state_change', `${node.id}: ${node.tool} left the state unchanged`, i, this.pointer(node));
     }
@@ -527,7 +529,7 @@ class Compilation {
     const { blueprint } = this;
     const expectedFinalDigest = this.session.digest();
     const writes = this.toolOrder.filter((n) => n.access === 'write');
-    const executed = writes.filter((n) => !this.skipped.has(n.id));
+    const executed = writes.filter((n) => !this.skipped.has(n.id) && !opensContext(n.tool, this.toolByName));
     if (executed.length > 0 && expectedFinalDigest === this.initialDigest) {
       return reject('no_state_change', `blueprint ${blueprint.id} writes (${executed.map((w) => w.tool).join(', ')}) but leaves the state unchanged`, depth);
     }

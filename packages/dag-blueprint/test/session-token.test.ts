@@ -110,3 +110,28 @@ describe('a sign-in token in blueprints (BFCL travel function doc)', () => {
     expect(compiled).toBeGreaterThanOrEqual(3);
   }, 60_000);
 });
+
+// Regression (petstore): the seed session is signed in, so signing in again as the same user
+// changed nothing, and every blueprint with the sign-in was rejected as `no_state_change`.
+describe('a sign-in that changes nothing (already signed in)', () => {
+  it('is still a step of the task: the blueprint compiles and replays (public petstore document)', async () => {
+    const parsed = await parseToolDocFile(join(BENCHMARKS, '../realworld/petstore3.openapi.yaml'));
+    if (!parsed.ok) throw new Error('cannot parse the petstore document');
+    const { spec, graph, environment } = await load(parsed.value);
+    const login = spec.tools.find((t) => t.pattern === 'session:login')?.name;
+    expect(login).toBeDefined();
+    let compiled = 0;
+    for (const walk of [[login as string, 'getUserByName'], [login as string, 'deleteUser'], [login as string, 'getInventory']]) {
+      const bp = mergeSequences([{ tools: walk, edges: [], starts: [0] }], graph, { seed: 2, tools: spec.tools });
+      const r = compileTask(bp, environment, { seed: 2 });
+      if (!r.ok) {
+        expect(r.issues.map((i) => i.message).join('\n')).not.toMatch(new RegExp(`${login as string} left the state unchanged`));
+        continue;
+      }
+      compiled += 1;
+      expect(r.value.goldCalls[0]?.name).toBe(login);
+      expect(verifyTask(r.value, environment)).toBe(true);
+    }
+    expect(compiled).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+});

@@ -39,7 +39,7 @@ export type { Clock, Db, IdSource, NativeTool, ToolContext } from './tool-contex
 export type { EnvRuntimeErrorCode } from './error.js';
 export { EnvRuntimeError } from './error.js';
 export type { RolloutLimits, RolloutOptions } from './rollout.js';
-export { observationText, outputsPresent, rollout } from './rollout.js';
+export { rollout } from './rollout.js';
 export type { RolloutJob, RolloutManyOptions, RolloutManySummary } from './rollout-many.js';
 export { jobId, rolloutMany } from './rollout-many.js';
 export type {

@@ -7,7 +7,8 @@ import { USER_STOP_TOKEN } from '@autoforge/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEnvironment } from './environment.js';
 import type { Environment } from './environment.js';
-import { outputsPresent, rollout } from './rollout.js';
+import { outputsPresent } from '@autoforge/core';
+import { rollout } from './rollout.js';
 import { rolloutMany } from './rollout-many.js';
 import { SHOP_NATIVES, shopSpec } from './shop-fixture.js';
 

@@ -16,6 +16,7 @@ import type {
   UserReply,
   UserSimulator,
 } from '@autoforge/core';
+import { observationText, outputsPresent } from '@autoforge/core';
 import type { Environment } from './environment.js';
 import { EnvRuntimeError } from './error.js';
 
@@ -80,25 +81,6 @@ function addUsage(total: TokenUsage, usage: TokenUsage | undefined): void {
   total.promptTokens += usage.promptTokens;
   total.completionTokens += usage.completionTokens;
   total.totalTokens += usage.totalTokens;
-}
-
-/** The observation text of a tool result, as tau-bench shows it to the agent. */
-export function observationText(result: ToolStep['result']): string {
-  if (!result.ok) return `Error: ${result.error.message}`;
-  return typeof result.output === 'string' ? result.output : JSON.stringify(result.output);
-}
-
-/** tau-bench's output check: lower-cased, commas removed, substring of some agent message. */
-export function outputsPresent(required: readonly string[], messages: readonly Message[]): Record<string, boolean> {
-  const said = messages
-    .filter((m): m is AssistantMessage => m.role === 'assistant' && typeof m.content === 'string')
-    .map((m) => (m.content as string).toLowerCase().replace(/,/g, ''));
-  const found: Record<string, boolean> = {};
-  for (const output of required) {
-    const needle = output.toLowerCase().replace(/,/g, '');
-    found[output] = said.some((text) => text.includes(needle));
-  }
-  return found;
 }
 
 function checkLimits(limits: RolloutLimits | undefined): Required<RolloutLimits> {

@@ -1,3 +1,4 @@
+import { observationText, outputsPresent } from '@autoforge/core';
 import { performance } from 'node:perf_hooks';
 import type {
   InjectedUserError,
@@ -14,7 +15,6 @@ import type {
   UserSimulator,
 } from '@autoforge/core';
 import type { Session } from '@autoforge/env-runtime';
-import { observationText, outputsPresent } from '@autoforge/env-runtime';
 
 /** A kind of simulated-user error (`InjectedUserError.kind`). */
 export type UserErrorKind = InjectedUserError['kind'];

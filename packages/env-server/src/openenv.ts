@@ -1,3 +1,4 @@
+import { observationText } from '@autoforge/core';
 // The OpenEnv protocol (github.com/meta-pytorch/OpenEnv, src/openenv/core/env_server/
 // http_server.py, types.py and mcp_types.py at commit 685de411e5f77286b0fd94798d42c4467cf8a1bc):
 // /health, /metadata, /schema, /state, /reset, /step and the JSON-RPC /mcp endpoint, on the
@@ -6,7 +7,6 @@
 // `episode_id` that /reset returns in its observation and that /step carries (StepRequest
 // allows extra fields).
 import type { JsonObject, JsonValue, Task, ToolCallError, ToolResult, ToolSpec } from '@autoforge/core';
-import { observationText } from '@autoforge/env-runtime';
 import { toOpenAIMessages } from '@autoforge/llm';
 import type { FastifyInstance } from 'fastify';
 import type { LoadedEnvironment, ServerContext } from './actions.js';

@@ -1,5 +1,5 @@
+import { observationText } from '@autoforge/core';
 import type { JsonValue, Task, ToolResult } from '@autoforge/core';
-import { observationText } from '@autoforge/env-runtime';
 import { toOpenAIMessages } from '@autoforge/llm';
 import type { FastifyInstance } from 'fastify';
 import type { LoadedEnvironment, Opened, ServerContext } from './actions.js';

@@ -9,7 +9,8 @@ import { compileTask, createOracleAgent, mergeSequences } from '@autoforge/dag-b
 import { buildDependencyGraph, randomWalks } from '@autoforge/depgraph';
 import { createEnvironment, rollout } from '@autoforge/env-runtime';
 import { synthesizeEnvironment } from '@autoforge/env-synth';
-import { createRuleJudge, scoreJudge, USER_ERROR_KINDS } from '@autoforge/judge';
+import { USER_ERROR_KINDS } from '@autoforge/core';
+import { createRuleJudge, scoreJudge } from '@autoforge/judge';
 import { parseToolDocFile } from '@autoforge/tooldoc-parser';
 import { createScriptedUser } from '@autoforge/user-sim';
 

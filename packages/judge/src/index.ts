@@ -1,5 +1,4 @@
-export type { Judge, UserErrorKind } from './judge.js';
-export { USER_ERROR_KINDS } from './judge.js';
+export type { Judge } from './judge.js';
 export type { RuleJudgeOptions } from './rule-judge.js';
 export { createRuleJudge } from './rule-judge.js';
 export type { JudgeAllOptions, JudgeAllSummary, JudgeFailure } from './judge-all.js';

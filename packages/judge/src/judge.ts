@@ -1,10 +1,4 @@
-import type { InjectedUserError, Task, Trajectory, Verdict } from '@autoforge/core';
-
-/** A kind of simulated-user error (the names of `InjectedUserError.kind`). */
-export type UserErrorKind = InjectedUserError['kind'];
-
-/** Every kind of simulated-user error, in a fixed order (verdict `kinds` follow it). */
-export const USER_ERROR_KINDS: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement', 'withheld_fact', 'forbidden_choice'];
+import type { Task, Trajectory, Verdict } from '@autoforge/core';
 
 /**
  * A judge: reads one finished episode and its task and says whether the simulated user spoiled

@@ -2,8 +2,9 @@ import type { Blame, Message, Task, ToolStep, Trajectory, Verdict, VerdictEviden
 import { normalizeValue, splitSentences, USER_STOP_TOKEN } from '@autoforge/core';
 import { JudgeError } from './error.js';
 import { askedFacts, isQuestion, statedValues } from './statements.js';
-import type { Judge, UserErrorKind } from './judge.js';
-import { USER_ERROR_KINDS } from './judge.js';
+import type { UserErrorKind } from '@autoforge/core';
+import type { Judge } from './judge.js';
+import { USER_ERROR_KINDS } from '@autoforge/core';
 import { taskFindings } from './task-checks.js';
 
 /** Options of {@link createRuleJudge}. */

@@ -1,8 +1,8 @@
 import type { InjectedUserError, Trajectory, Verdict } from '@autoforge/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { UserErrorKind } from './judge.js';
-import { USER_ERROR_KINDS } from './judge.js';
+import type { UserErrorKind } from '@autoforge/core';
+import { USER_ERROR_KINDS } from '@autoforge/core';
 import { meuMask } from './meu-mask.js';
 import { scoreJudge } from './score-judge.js';
 

@@ -1,6 +1,6 @@
 import type { Trajectory, Verdict } from '@autoforge/core';
-import type { UserErrorKind } from './judge.js';
-import { USER_ERROR_KINDS } from './judge.js';
+import type { UserErrorKind } from '@autoforge/core';
+import { USER_ERROR_KINDS } from '@autoforge/core';
 
 /** Counts and rates of one binary decision. Rates are `NaN` where undefined (0 / 0). */
 export interface PrecisionRecall {

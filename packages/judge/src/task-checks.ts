@@ -1,7 +1,7 @@
 import type { JsonValue, Message, Task, ToolStep, Trajectory } from '@autoforge/core';
 import { isJsonObject, valueTokens } from '@autoforge/core';
 import { distance } from 'fastest-levenshtein';
-import type { UserErrorKind } from './judge.js';
+import type { UserErrorKind } from '@autoforge/core';
 
 /**
  * Checks that read a dialogue against its task — the instruction's own values, the gold calls

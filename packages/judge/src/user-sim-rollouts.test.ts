@@ -9,8 +9,8 @@ import { rollout } from '@autoforge/env-runtime';
 import { createOpenAIChatModel } from '@autoforge/llm';
 import type { RecordedRequest } from '@autoforge/llm/testing';
 import { createScriptedChatServer } from '@autoforge/llm/testing';
-import type { UserErrorKind } from '@autoforge/user-sim';
-import { createLLMUser, createScriptedUser, USER_ERROR_KINDS } from '@autoforge/user-sim';
+import type { UserErrorKind } from '@autoforge/core';
+import { createLLMUser, createScriptedUser, SCRIPTED_ERROR_KINDS } from '@autoforge/user-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askedFacts } from './statements.js';
 import type { RetailTasks } from './test-support.js';
@@ -45,7 +45,7 @@ describe('createScriptedUser with the oracle agent on retail tasks', () => {
   it('errorRate 1: each kind is injected, recorded at the user message that carries it', async () => {
     const seen = new Map<UserErrorKind, InjectedUserError[]>();
     const rewards = new Map<UserErrorKind, number[]>();
-    for (const kind of USER_ERROR_KINDS) {
+    for (const kind of SCRIPTED_ERROR_KINDS) {
       for (const [i, entry] of retail.tasks.entries()) {
         const t = await play(entry, createScriptedUser(entry.task, { seed: i, errorRate: 1, errorKinds: [kind] }), i);
         expect(t.injectedUserErrors.length).toBeLessThanOrEqual(1);
@@ -65,7 +65,7 @@ describe('createScriptedUser with the oracle agent on retail tasks', () => {
     // Facts the opening restates are not asked again, so a withheld fact is rarer; a forbidden
     // choice needs the agent to list options for a fact it still lacks (the retail instructions
     // state their choices, so the oracle never lists them here: see injected-envs.test.ts).
-    for (const kind of USER_ERROR_KINDS.filter((k) => k !== 'withheld_fact' && k !== 'forbidden_choice')) {
+    for (const kind of SCRIPTED_ERROR_KINDS.filter((k) => k !== 'withheld_fact' && k !== 'forbidden_choice')) {
       expect((seen.get(kind) ?? []).length, kind).toBeGreaterThan(retail.tasks.length / 4);
     }
     expect((seen.get('withheld_fact') ?? []).length).toBeGreaterThan(0);

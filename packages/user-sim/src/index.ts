@@ -1,5 +1,5 @@
-export type { ScriptedUserOptions, UserErrorKind, UserSurface } from './scripted-user.js';
-export { createScriptedUser, USER_CALL_REPORT, USER_ERROR_KINDS } from './scripted-user.js';
+export type { ScriptedUserOptions, UserSurface } from './scripted-user.js';
+export { createScriptedUser, USER_CALL_REPORT, SCRIPTED_ERROR_KINDS } from './scripted-user.js';
 export { SCRIPTED_PHRASES } from './surface.js';
 export type { LLMUserOptions } from './llm-user.js';
 export { createLLMUser, llmUserSystemPrompt } from './llm-user.js';

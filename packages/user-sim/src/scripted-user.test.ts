@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UserSimError } from './error.js';
 import { INVENTED_REQUIREMENTS } from './invented-requirements.js';
-import type { UserErrorKind } from './scripted-user.js';
-import { createScriptedUser, USER_CALL_REPORT, USER_ERROR_KINDS } from './scripted-user.js';
+import type { UserErrorKind } from '@autoforge/core';
+import { createScriptedUser, USER_CALL_REPORT, SCRIPTED_ERROR_KINDS } from './scripted-user.js';
 import { SCRIPTED_PHRASES } from './surface.js';
 
 const email: UserFact = { key: 'email', description: 'your email', value: 'ada.lovelace1815@example.com' };
@@ -252,7 +252,7 @@ describe('createScriptedUser error injection', () => {
     expect(episodes / 400).toBeGreaterThan(0.22);
     expect(episodes / 400).toBeLessThan(0.38);
     // forbidden_choice needs an agent that lists options (see below); this one does not.
-    expect([...kinds.keys()].sort()).toEqual(USER_ERROR_KINDS.filter((k) => k !== 'forbidden_choice').sort());
+    expect([...kinds.keys()].sort()).toEqual(SCRIPTED_ERROR_KINDS.filter((k) => k !== 'forbidden_choice').sort());
   });
 
   it('forbidden_choice: picks a listed option the instruction rules out, and records the options', async () => {

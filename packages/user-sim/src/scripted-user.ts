@@ -6,13 +6,13 @@ import type {
   Rng,
   Seed,
   Task,
-  ToolStep,
   UserContext,
   UserFact,
   UserReply,
+  UserErrorKind,
   UserSimulator,
 } from '@autoforge/core';
-import { createRng, splitSentences, splitWords, USER_STOP_TOKEN } from '@autoforge/core';
+import { createRng, observationText, outputsPresent, splitSentences, splitWords, USER_STOP_TOKEN } from '@autoforge/core';
 import type { AgentRequests, FactRef } from './dialect.js';
 import { asksAnything, asksFor, factSubject, readRequests, statementsAbout } from './dialect.js';
 import { UserSimError } from './error.js';
@@ -23,11 +23,8 @@ import { firstPersonIntent } from './first-person.js';
 import { applicableRequirements } from './invented-requirements.js';
 import { wrongValue } from './wrong-value.js';
 
-/** A kind of simulated-user error (the names of `InjectedUserError.kind`). */
-export type UserErrorKind = InjectedUserError['kind'];
-
-/** Every kind of simulated-user error the scripted user injects, in a fixed order. */
-export const USER_ERROR_KINDS: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement', 'withheld_fact', 'forbidden_choice'];
+/** The kinds of simulated-user error (core's `UserErrorKind`) the scripted user injects, in a fixed order. */
+export const SCRIPTED_ERROR_KINDS: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement', 'withheld_fact', 'forbidden_choice'];
 
 /** How the scripted user words its acts. */
 export type UserSurface = 'plain' | 'varied';
@@ -65,11 +62,6 @@ export interface ScriptedUserOptions {
  */
 export const USER_CALL_REPORT = 'I did that on my side. It shows:';
 
-/** The observation text of a result, as the agent's observations read. */
-function observation(result: ToolStep['result']): string {
-  if (!result.ok) return `Error: ${result.error.message}`;
-  return typeof result.output === 'string' ? result.output : JSON.stringify(result.output);
-}
 
 /** True when the agent's text asks for the tool: its name as a word, or every word of its name. */
 function asksToRun(text: string, tool: string): boolean {
@@ -116,10 +108,10 @@ function validate(options: ScriptedUserOptions): Required<Omit<ScriptedUserOptio
   if (!(typeof errorRate === 'number' && errorRate >= 0 && errorRate <= 1)) {
     throw new UserSimError('E_OPTIONS', `createScriptedUser: \`errorRate\` must be a number in [0, 1], got ${String(errorRate)}`);
   }
-  const errorKinds = options.errorKinds ?? USER_ERROR_KINDS;
+  const errorKinds = options.errorKinds ?? SCRIPTED_ERROR_KINDS;
   for (const k of errorKinds) {
-    if (!USER_ERROR_KINDS.includes(k)) {
-      throw new UserSimError('E_OPTIONS', `createScriptedUser: unknown error kind "${String(k)}" (known: ${USER_ERROR_KINDS.join(', ')})`);
+    if (!SCRIPTED_ERROR_KINDS.includes(k)) {
+      throw new UserSimError('E_OPTIONS', `createScriptedUser: unknown error kind "${String(k)}" (known: ${SCRIPTED_ERROR_KINDS.join(', ')})`);
     }
   }
   const count = (name: string, value: number): number => {
@@ -143,7 +135,7 @@ function makePlan(task: Task, seed: Seed, errorRate: number, errorKinds: readonl
   const rng = createRng(seed, 'user-sim', task.id);
   const requirements = applicableRequirements(task);
   const requested = new Set(errorKinds);
-  const applicable = USER_ERROR_KINDS.filter((k) => {
+  const applicable = SCRIPTED_ERROR_KINDS.filter((k) => {
     if (!requested.has(k)) return false;
     if (k === 'wrong_fact' || k === 'contradiction' || k === 'withheld_fact') return task.userFacts.length > 0;
     // A choice among options the agent lists: only string facts are chosen so.
@@ -179,15 +171,6 @@ function agentTexts(messages: readonly Message[]): { mine: string[]; texts: stri
   return { mine, texts };
 }
 
-function outputsPresent(required: readonly string[], messages: readonly Message[]): boolean {
-  const said = messages.flatMap((m) =>
-    m.role === 'assistant' && typeof m.content === 'string' ? [m.content.toLowerCase().replace(/,/g, '')] : [],
-  );
-  return required.every((output) => {
-    const needle = output.toLowerCase().replace(/,/g, '');
-    return said.some((text) => text.includes(needle));
-  });
-}
 
 function injected(kind: UserErrorKind, messageIndex: number, detail: JsonObject): InjectedUserError {
   return { kind, messageIndex, detail };
@@ -374,7 +357,7 @@ export function createScriptedUser(task: Task, options: ScriptedUserOptions): Us
       if (m.role === 'user') lastUser = i;
     });
     const fresh = steps.filter((s) => s.messageIndex > lastUser);
-    if (fresh.length > 0) return { content: `${USER_CALL_REPORT} ${fresh.map((s) => observation(s.result)).join(' ')}`, stop: false };
+    if (fresh.length > 0) return { content: `${USER_CALL_REPORT} ${fresh.map((s) => observationText(s.result)).join(' ')}`, stop: false };
     const next = ownGold[steps.filter((s) => s.result.ok).length];
     const last = context.messages[context.messages.length - 1];
     const text = last?.role === 'assistant' && typeof last.content === 'string' ? last.content : '';
@@ -508,7 +491,7 @@ export function createScriptedUser(task: Task, options: ScriptedUserOptions): Us
     if (varied && answered.length > 0 && !pending && turnRng.bool(0.15)) parts.push(turnRng.pick(VARIED_PHRASES.questionsBack));
 
     if (!asksAnything(now) && now.offers.length === 0) {
-      const done = outputsPresent(task.requiredOutputs, context.messages);
+      const done = Object.values(outputsPresent(task.requiredOutputs, context.messages)).every(Boolean);
       if (done && !pending) return reply(S.pick('thanks', turnRng), true, errors);
       if (!done) {
         const prompts = mine.filter((m) => PROMPTS.has(m) || (varied && VARIED_PHRASES.prompt.some((p) => m.startsWith(`${p} `)))).length;

@@ -2,8 +2,9 @@ import type { Blame, JsonObject, JsonSchemaObject, Message, Task, Trajectory, Ve
 import type { ChatModel, CompleteOptions } from '@autoforge/core';
 import { completeJson, isLlmError } from '@autoforge/llm';
 import { JudgeError } from '../error.js';
-import type { Judge, UserErrorKind } from '../judge.js';
-import { USER_ERROR_KINDS } from '../judge.js';
+import type { UserErrorKind } from '@autoforge/core';
+import type { Judge } from '../judge.js';
+import { USER_ERROR_KINDS } from '@autoforge/core';
 import { LLM_JUDGE_PROMPT } from './prompt.js';
 
 // The fault taxonomy comes from two published reviewers (read, not copied):
