@@ -19,8 +19,10 @@ export const TOOL_DOC_FORMATS: readonly (ToolDocFormat | 'auto')[] = [
 export const AGENTS = ['oracle', 'reference', 'openai'] as const;
 /** The user simulators `autoforge rollout` can run. */
 export const USERS = ['scripted', 'llm'] as const;
-/** The error kinds a scripted user can inject. */
-export const ERROR_KINDS: readonly InjectedUserError['kind'][] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement'];
+/** The error kinds a scripted user can inject (user-sim's `SCRIPTED_ERROR_KINDS`, listed here so that the CLI starts without loading it). */
+export const ERROR_KINDS: readonly InjectedUserError['kind'][] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement', 'withheld_fact', 'forbidden_choice'];
+/** How the scripted user words its acts (user-sim's `UserSurface`). */
+export const USER_SURFACES = ['plain', 'varied'] as const;
 
 /** The judges `autoforge judge` can run. */
 export const JUDGES = ['rule', 'llm'] as const;

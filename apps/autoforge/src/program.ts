@@ -13,7 +13,7 @@ import type { ParseCommandOptions } from './commands/parse.js';
 import type { WorkerCommandOptions } from './commands/worker.js';
 import type { ExportCommandOptions } from './commands/export.js';
 import type { ReportCommandOptions } from './commands/report.js';
-import { AGENTS, ALGOS, BENCH_AGENTS, ERROR_KINDS, EXPORT_FORMATS, JUDGES, TOOL_DOC_FORMATS, USERS } from './cli-options.js';
+import { AGENTS, ALGOS, BENCH_AGENTS, ERROR_KINDS, EXPORT_FORMATS, JUDGES, TOOL_DOC_FORMATS, USER_SURFACES, USERS } from './cli-options.js';
 import { EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_VERIFY_FAILED } from './exit-codes.js';
 import type { CliIo } from './io.js';
 
@@ -140,7 +140,7 @@ function buildProgram(io: CliIo): Command {
     .option('--protocol <protocol>', 'routes to mount: native (/sessions), openenv (/reset, /step, /state, /schema, /metadata, /mcp) or both', 'both')
     .option('--user <kind>', 'simulated user of OpenEnv episodes whose /reset names none: scripted or llm (AUTOFORGE_MODEL)', 'scripted')
     .option('--user-error-rate <p>', 'with --user scripted: probability that an episode carries one injected user error', '0')
-    .option('--error-kinds <list>', 'kinds the scripted user may inject (comma-separated: wrong_fact,contradiction,early_stop,invented_requirement)'), { what: 'the LLM user and judge', roles: ['user', 'judge'], check: true })
+    .option('--error-kinds <list>', `kinds the scripted user may inject (comma-separated: ${ERROR_KINDS.join(',')})`), { what: 'the LLM user and judge', roles: ['user', 'judge'], check: true })
     .action(async (dir: string, options: ServeCommandOptions) => {
       const { serveCommand } = await load(import('./commands/serve.js'));
       await serveCommand(dir, options, io);
@@ -154,6 +154,7 @@ function buildProgram(io: CliIo): Command {
     .addOption(new Option('--user <user>', 'the simulated user').choices([...USERS]).default('scripted'))
     .option('--user-error-rate <p>', 'scripted user: share of episodes with one injected user error', '0')
     .option('--error-kinds <list>', `scripted user: comma-separated kinds to inject (${ERROR_KINDS.join(', ')})`)
+    .addOption(new Option('--user-surface <surface>', 'scripted user: plain (one wording per act) or varied (many wordings, loose reading, volunteered facts)').choices([...USER_SURFACES]).default('plain'))
     .option('--rollouts <G>', 'episodes per task', '1')
     .option('--concurrency <C>', 'episodes in flight at once', '8')
     .option('--seed <n>', 'seed of the users (and agents) of every episode', '0')

@@ -29,6 +29,17 @@ describe('autoforge rollout', () => {
     expect(lines(join(run, 'trajectories.jsonl'))).toHaveLength(taskCount);
   });
 
+  it('--user-surface varied: the oracle still solves every task; the user words things its own way; the choice is part of the settings', async () => {
+    const r = await runAutoforge(['rollout', run, '--user-surface', 'varied', '--out', 'varied.jsonl', '--no-progress']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`success ${taskCount}/${taskCount} (100.0%)`);
+    expect(JSON.parse(readFileSync(join(run, 'varied.json'), 'utf8'))).toMatchObject({ userSurface: 'varied' });
+    const said = (file: string) => lines(join(run, file)).flatMap((t) => (t.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').map((m) => m.content));
+    expect(said('varied.jsonl')).not.toEqual(said('trajectories.jsonl'));
+    const bad = await runAutoforge(['rollout', run, '--user-surface', 'fancy', '--out', 'x.jsonl', '--no-progress']);
+    expect(bad.code).toBe(2);
+  });
+
   it('refuses to mix episodes of other options into the same file', async () => {
     const other = await runAutoforge(['rollout', run, '--rollouts', '2', '--no-progress']);
     expect(other.code).toBe(2);

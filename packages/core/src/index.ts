@@ -36,6 +36,7 @@ export { AutoForgeError, CoreError, formatLocation, isAutoForgeError } from './e
 export { escapePointerToken, getAtPointer, parsePointer, toPointer } from './json-pointer.js';
 export { pluralize, singularize, splitWords } from './naming.js';
 export type { Blame, Verdict, VerdictEvidence } from './verdict.js';
+export { jsonLiteralAt } from './json-literal.js';
 export { normalizeValue } from './normalize-value.js';
 export type { UserErrorKind } from './user-error-kinds.js';
 export { USER_ERROR_KINDS } from './user-error-kinds.js';

@@ -7,6 +7,7 @@
 import type { JsonValue } from './json.js';
 import type { JsonSchema, JsonSchemaObject } from './json-schema.js';
 import { isJsonObject } from './json.js';
+import { jsonLiteralAt } from './json-literal.js';
 import { linearRegExp } from './linear-regexp.js';
 import { singularize, splitWords } from './naming.js';
 
@@ -229,30 +230,7 @@ function readLiteral(text: string): { value: JsonValue; length: number } | undef
     }
     return undefined;
   }
-  if (first === '[' || first === '{') {
-    let depth = 0;
-    let inString = false;
-    for (let i = 0; i < text.length; i++) {
-      const c = text[i];
-      if (inString) {
-        if (c === '\\') i++;
-        else if (c === '"') inString = false;
-        continue;
-      }
-      if (c === '"') inString = true;
-      else if (c === '[' || c === '{') depth++;
-      else if (c === ']' || c === '}') {
-        depth--;
-        if (depth === 0) {
-          try {
-            return { value: JSON.parse(text.slice(0, i + 1)) as JsonValue, length: i + 1 };
-          } catch {
-            return undefined;
-          }
-        }
-      }
-    }
-  }
+  if (first === '[' || first === '{') return jsonLiteralAt(text);
   return undefined;
 }
 

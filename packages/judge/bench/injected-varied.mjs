@@ -3,16 +3,13 @@
 // played by the oracle agent. A closed loop (our scripted user, our judge): the headline figures
 // are judge-real's. `--surface varied` (default) asks user-sim for its varied surface forms;
 // `--surface plain` for the plain one. Run after a build (it imports the built packages).
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { compileTask, createOracleAgent, mergeSequences } from '@autoforge/dag-blueprint';
-import { buildDependencyGraph, randomWalks } from '@autoforge/depgraph';
-import { createEnvironment, rollout } from '@autoforge/env-runtime';
-import { synthesizeEnvironment } from '@autoforge/env-synth';
 import { USER_ERROR_KINDS } from '@autoforge/core';
 import { createRuleJudge, scoreJudge } from '@autoforge/judge';
-import { parseToolDocFile } from '@autoforge/tooldoc-parser';
+import { randomWalks } from '@autoforge/depgraph';
+import { rollout } from '@autoforge/env-runtime';
 import { createScriptedUser } from '@autoforge/user-sim';
+import { openSource, SOURCES } from './sources.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -21,29 +18,13 @@ const arg = (name, fallback) => {
 const surface = arg('surface', 'varied');
 const perEnv = Number(arg('tasks', '40'));
 const rollouts = Number(arg('rollouts', '3'));
-const root = join(import.meta.dirname, '../../..');
-const benchmarks = join(root, '../shared/benchmarks');
-const retail = join(benchmarks, 'tau-bench/retail');
-const load = (name) => JSON.parse(readFileSync(join(retail, 'data', `${name}.json`), 'utf8'));
-const sources = [
-  // With tau-bench's own policy, which asks the agent to confirm writes.
-  { envId: 'retail', file: join(retail, 'tools.json'), sampleState: () => ({ orders: load('orders'), products: load('products'), users: load('users') }), policy: existsSync(join(retail, 'wiki.md')) ? readFileSync(join(retail, 'wiki.md'), 'utf8') : undefined },
-  { envId: 'clinic', file: join(root, 'apps/autoforge/examples/clinic.openapi.yaml') },
-  { envId: 'hotel', file: join(root, 'apps/autoforge/examples/hotel.mcp.json') },
-  { envId: 'library', file: join(root, 'apps/autoforge/examples/library.tools.json') },
-];
 
 const judge = createRuleJudge();
 const trajectories = [];
 const verdicts = [];
 const envs = [];
-for (const source of sources) {
-  const doc = await parseToolDocFile(source.file);
-  if (!doc.ok) throw new Error(`${source.envId}: ${doc.issues.map((i) => i.message).join('; ')}`);
-  const synth = synthesizeEnvironment(doc.value, { seed: 7, ...(source.sampleState ? { sampleState: source.sampleState() } : {}), ...(source.policy ? { policy: source.policy } : {}) });
-  if (!synth.ok) throw new Error(`${source.envId}: ${synth.issues.map((i) => i.message).join('; ')}`);
-  const graph = buildDependencyGraph(synth.value.spec.tools);
-  const environment = await createEnvironment(synth.value.spec, { validateSeed: false });
+for (const source of SOURCES) {
+  const { environment, graph } = await openSource(source);
   try {
     const walks = randomWalks(graph, { seed: 7, count: perEnv, minLength: 2, maxLength: 6, maxWrites: 1 });
     let count = 0;

@@ -1,14 +1,11 @@
 // The oracle agent through the varied scripted user at error rate 0, on released tasks (the
 // release gate's three checks) of tau-bench retail (with its policy) and the three example docs.
 // Every episode should reach reward 1. Run after a build.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { checkRelease, compileTask, createOracleAgent, mergeSequences } from '@autoforge/dag-blueprint';
-import { buildDependencyGraph, randomWalks } from '@autoforge/depgraph';
-import { createEnvironment, rollout } from '@autoforge/env-runtime';
-import { synthesizeEnvironment } from '@autoforge/env-synth';
-import { parseToolDocFile } from '@autoforge/tooldoc-parser';
+import { randomWalks } from '@autoforge/depgraph';
+import { rollout } from '@autoforge/env-runtime';
 import { createScriptedUser } from '@autoforge/user-sim';
+import { openSource, SOURCES } from './sources.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -16,25 +13,10 @@ const arg = (name, fallback) => {
 };
 const perEnv = Number(arg('tasks', '30'));
 const seeds = Number(arg('seeds', '3'));
-const root = join(import.meta.dirname, '../../..');
-const retail = join(root, '../shared/benchmarks/tau-bench/retail');
-const load = (name) => JSON.parse(readFileSync(join(retail, 'data', `${name}.json`), 'utf8'));
-const wiki = ['wiki.md', 'policy.md'].map((f) => join(retail, f)).find((f) => existsSync(f));
-const sources = [
-  { envId: 'retail', file: join(retail, 'tools.json'), sampleState: () => ({ orders: load('orders'), products: load('products'), users: load('users') }), policy: wiki ? readFileSync(wiki, 'utf8') : undefined },
-  { envId: 'clinic', file: join(root, 'apps/autoforge/examples/clinic.openapi.yaml') },
-  { envId: 'hotel', file: join(root, 'apps/autoforge/examples/hotel.mcp.json') },
-  { envId: 'library', file: join(root, 'apps/autoforge/examples/library.tools.json') },
-];
 const rows = [];
 const failures = [];
-for (const source of sources) {
-  const doc = await parseToolDocFile(source.file);
-  if (!doc.ok) throw new Error(`${source.envId}: ${doc.issues.map((i) => i.message).join('; ')}`);
-  const synth = synthesizeEnvironment(doc.value, { seed: 7, ...(source.sampleState ? { sampleState: source.sampleState() } : {}), ...(source.policy ? { policy: source.policy } : {}) });
-  if (!synth.ok) throw new Error(`${source.envId}: ${synth.issues.map((i) => i.message).join('; ')}`);
-  const graph = buildDependencyGraph(synth.value.spec.tools);
-  const environment = await createEnvironment(synth.value.spec, { validateSeed: false });
+for (const source of SOURCES) {
+  const { environment, graph } = await openSource(source);
   let released = 0;
   let episodes = 0;
   let solved = 0;

@@ -53,15 +53,17 @@ export const oracleAgent: AgentFactory = (episode) => {
 
 /**
  * The built-in `scripted` user: `createScriptedUser` of `@autoforge/user-sim` seeded with the
- * episode's seed; options `errorRate` (default 0) and `errorKinds` (default all), as
- * `autoforge rollout --user scripted` passes them.
+ * episode's seed; options `errorRate` (default 0), `errorKinds` (default all) and `surface`
+ * (`plain` or `varied`, default `plain`), as `autoforge rollout --user scripted` passes them.
  */
 export const scriptedUser: UserFactory = (episode, options) => {
   const errorRate = options.errorRate ?? 0;
   if (typeof errorRate !== 'number') throw new QueueError('E_JOB_INPUT', 'queue: rollout: scripted user option errorRate must be a number');
   const kinds = options.errorKinds;
   if (kinds !== undefined && !(Array.isArray(kinds) && kinds.every((k) => typeof k === 'string'))) throw new QueueError('E_JOB_INPUT', 'queue: rollout: scripted user option errorKinds must be a list of kinds');
-  return createScriptedUser(episode.task, { seed: episode.seed, errorRate, ...(kinds !== undefined ? { errorKinds: kinds as InjectedUserError['kind'][] } : {}) });
+  const surface = options.surface ?? 'plain';
+  if (surface !== 'plain' && surface !== 'varied') throw new QueueError('E_JOB_INPUT', 'queue: rollout: scripted user option surface must be "plain" or "varied"');
+  return createScriptedUser(episode.task, { seed: episode.seed, errorRate, surface, ...(kinds !== undefined ? { errorKinds: kinds as InjectedUserError['kind'][] } : {}) });
 };
 
 /** The built-in `rule` judge: `createRuleJudge` of `@autoforge/judge` (option `name`). */

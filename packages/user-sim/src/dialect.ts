@@ -4,7 +4,7 @@
 // tests elsewhere stay byte-identical; the `varied` surface (see surface.ts) speaks many more.
 // They are the user's own conventions: no agent or judge reads them.
 import type { JsonValue, UserFact } from '@autoforge/core';
-import { splitSentences, splitWords } from '@autoforge/core';
+import { jsonLiteralAt, splitSentences, splitWords } from '@autoforge/core';
 
 /** A fact as the agent asks for it: its key, and optionally the user-facing description. */
 export interface FactRef {
@@ -49,49 +49,6 @@ export function askForFacts(facts: readonly FactRef[]): string {
   return `Could you tell me ${list}?`;
 }
 
-// A JSON literal at the start of `text`: string, number, true/false/null, array or object.
-function readJsonLiteral(text: string): { value: JsonValue; length: number } | undefined {
-  const first = text[0];
-  if (first === '"') {
-    for (let i = 1; i < text.length; i++) {
-      if (text[i] === '\\') {
-        i++;
-        continue;
-      }
-      if (text[i] === '"') return tryParse(text.slice(0, i + 1));
-    }
-    return undefined;
-  }
-  if (first === '[' || first === '{') {
-    let depth = 0;
-    let inString = false;
-    for (let i = 0; i < text.length; i++) {
-      const c = text[i];
-      if (inString) {
-        if (c === '\\') i++;
-        else if (c === '"') inString = false;
-        continue;
-      }
-      if (c === '"') inString = true;
-      else if (c === '[' || c === '{') depth++;
-      else if (c === ']' || c === '}') {
-        depth--;
-        if (depth === 0) return tryParse(text.slice(0, i + 1));
-      }
-    }
-    return undefined;
-  }
-  const m = /^(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)(?![\w.]*\w)/.exec(text);
-  return m ? tryParse(m[1] as string) : undefined;
-}
-
-function tryParse(literal: string): { value: JsonValue; length: number } | undefined {
-  try {
-    return { value: JSON.parse(literal) as JsonValue, length: literal.length };
-  } catch {
-    return undefined;
-  }
-}
 
 const STATEMENT = /\b(?:my|the)\s+([a-z0-9][a-z0-9 _'-]{0,80}?)\s+(?:is|are|was|should be)\s+(?=["[{\-0-9tfn])/gi;
 
@@ -101,7 +58,7 @@ export function parseFactStatements(text: string): FactStatement[] {
   STATEMENT.lastIndex = 0;
   for (let m = STATEMENT.exec(text); m !== null; m = STATEMENT.exec(text)) {
     const start = m.index + m[0].length;
-    const literal = readJsonLiteral(text.slice(start));
+    const literal = jsonLiteralAt(text.slice(start));
     if (!literal) continue;
     out.push({ subject: (m[1] as string).toLowerCase().trim(), value: literal.value, index: m.index });
     STATEMENT.lastIndex = start + literal.length;

@@ -34,6 +34,8 @@ export interface RolloutCommandOptions extends ModelFlags {
   user: (typeof USERS)[number];
   userErrorRate: string;
   errorKinds?: string;
+  /** The scripted user's surface: `plain` (default) or `varied`. */
+  userSurface?: 'plain' | 'varied';
   rollouts: string;
   concurrency: string;
   seed: string;
@@ -137,7 +139,9 @@ async function rolloutRun(dirArg: string, options: RolloutCommandOptions, io: Cl
 
   // The models and endpoints are part of the resume key: episodes of another model are not "already done".
   const llm = runModels({ ...(options.agent === 'openai' ? { agent: '--agent openai' } : {}), ...(options.user === 'llm' ? { user: '--user llm' } : {}) }, options, io);
-  const settings = { agent: options.agent, user: options.user, userErrorRate: errorRate, errorKinds, rollouts, seed, maxTurns, out: outName, ...(runPolicy !== undefined ? { policy: digest(runPolicy) } : {}), ...(llm.identity ? { models: llm.identity } : {}) };
+  const surface = options.userSurface ?? 'plain';
+  // The plain surface is named only when another is chosen, so that settings files of earlier runs still match.
+  const settings = { agent: options.agent, user: options.user, userErrorRate: errorRate, errorKinds, ...(surface !== 'plain' ? { userSurface: surface } : {}), rollouts, seed, maxTurns, out: outName, ...(runPolicy !== undefined ? { policy: digest(runPolicy) } : {}), ...(llm.identity ? { models: llm.identity } : {}) };
   const settingsFile = join(run.dir, outName.replace(/\.jsonl$/, '') + '.json');
   let previous: string | undefined;
   try {
@@ -163,7 +167,7 @@ async function rolloutRun(dirArg: string, options: RolloutCommandOptions, io: Cl
       ? createLLMUser(task, { model: llm.model('user') })
       : bench !== undefined
         ? (bench.adapter.user?.(task, 0) ?? createInstructionUser(task))
-        : createScriptedUser(task, { seed: jobSeed, errorRate, errorKinds: errorKinds as InjectedUserError['kind'][] });
+        : createScriptedUser(task, { seed: jobSeed, errorRate, errorKinds: errorKinds as InjectedUserError['kind'][], surface });
 
   const jobs: RolloutJob[] = [];
   for (const task of run.tasks) {
@@ -201,7 +205,7 @@ async function rolloutRun(dirArg: string, options: RolloutCommandOptions, io: Cl
           },
           specs: run.specs,
           agent: { kind: options.agent, options: options.agent === 'reference' ? { seed } : options.agent === 'openai' ? { model: llm.identity?.agent ?? null } : {} },
-          user: { kind: options.user, options: options.user === 'llm' ? { model: llm.identity?.user ?? null } : { errorRate, errorKinds } },
+          user: { kind: options.user, options: options.user === 'llm' ? { model: llm.identity?.user ?? null } : { errorRate, errorKinds, ...(surface !== 'plain' ? { surface } : {}) } },
           blueprintFor: (task) => {
             const id = task.metadata?.blueprintId;
             return typeof id === 'string' ? run.blueprints.get(id) : undefined;
