@@ -34,7 +34,7 @@ export { err, ok, unwrap } from './result.js';
 export type { CoreErrorCode, Location } from './error.js';
 export { AutoForgeError, CoreError, formatLocation, isAutoForgeError } from './error.js';
 export { escapePointerToken, getAtPointer, parsePointer, toPointer } from './json-pointer.js';
-export { pluralize, singularize, splitWords } from './naming.js';
+export { normalizeName, pluralize, singularize, splitWords } from './naming.js';
 export type { Blame, Verdict, VerdictEvidence } from './verdict.js';
 export { jsonLiteralAt } from './json-literal.js';
 export { normalizeValue } from './normalize-value.js';

@@ -12,6 +12,11 @@ export function splitWords(name: string): string[] {
     .map((w) => w.toLowerCase());
 }
 
+/** A name in canonical snake_case (`orderId`, `zip code` → `order_id`, `zip_code`); `''` when it has no words. */
+export function normalizeName(name: string): string {
+  return splitWords(name).join('_');
+}
+
 const IRREGULAR_PLURALS: Record<string, string> = {
   person: 'people',
   child: 'children',

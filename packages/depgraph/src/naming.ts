@@ -1,14 +1,12 @@
 // Word-level rules over tool, parameter and field names. Internal: the graph's matching and the
 // read/write classification share them. Inflection rules live in core.
-import { isHandOff, isIdParam, nameVerb, singularize, splitWords, VERB_CLASS_ACCESS, verbClassOf } from '@autoforge/core';
+import { isHandOff, isIdParam, nameVerb, normalizeName, singularize, splitWords, VERB_CLASS_ACCESS, verbClassOf } from '@autoforge/core';
 
 /** Splits a name into lower-case words (core's `splitWords`). */
 export const words = splitWords;
 
-/** A name in canonical snake_case (`orderId` → `order_id`); `''` when it has no words. */
-export function normalizeName(name: string): string {
-  return words(name).join('_');
-}
+/** A name in canonical snake_case (core's `normalizeName`). */
+export { normalizeName };
 
 export { singularize };
 

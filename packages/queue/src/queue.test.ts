@@ -161,13 +161,13 @@ describe.skipIf(!AVAILABLE)('queue on a real redis-server', () => {
         jobs,
         environmentFor: () => env,
         agentFor: (job) => createOracleAgent({ blueprint: blueprintFor(job.task) as SynthesizedBlueprint, task: job.task }),
-        userFor: (job) => createScriptedUser(job.task, { seed: job.seed ?? 0, errorRate: 0.3 }),
+        userFor: (job) => createScriptedUser(job.task, { seed: job.seed ?? 0, errorRate: 0.6 }),
         out: localOut,
         concurrency: 3,
       });
       env.close();
       const out = join(dir, 'queued.jsonl');
-      const options = { jobs, specs: new Map([[spec.id, spec]]), agent: { kind: 'oracle', options: {} }, user: { kind: 'scripted', options: { errorRate: 0.3 } }, blueprintFor, out, batchSize: 3 };
+      const options = { jobs, specs: new Map([[spec.id, spec]]), agent: { kind: 'oracle', options: {} }, user: { kind: 'scripted', options: { errorRate: 0.6 } }, blueprintFor, out, batchSize: 3 };
       const first = await rolloutQueued(client, options);
       expect(first).toMatchObject({ ran: jobs.length, skipped: 0, failed: [] });
       const expected = await readFile(localOut, 'utf8');

@@ -1,7 +1,7 @@
 import type { AssistantMessage, JsonObject, JsonSchema, JsonValue, Message, ToolSpec } from '@autoforge/core';
-import { canonicalJson, isJsonObject, splitWords } from '@autoforge/core';
+import { canonicalJson, isJsonObject, normalizeName, splitWords } from '@autoforge/core';
 import type { SeenValue } from './seen-values.js';
-import { askText, normalizeName, seenValues } from './seen-values.js';
+import { askText, seenValues } from './seen-values.js';
 
 /** Where a bound argument came from. */
 export interface ArgumentSource {

@@ -1,5 +1,5 @@
 import type { JsonSchema, JsonValue, Message, StatedField, ToolCall, ToolSpec } from '@autoforge/core';
-import { canonicalJson, isJsonObject, readStatedValues, singularize, splitWords } from '@autoforge/core';
+import { canonicalJson, isJsonObject, normalizeName, readStatedValues, singularize, splitWords } from '@autoforge/core';
 
 /** A value the agent has seen: stated by the user or returned by a tool. */
 export interface SeenValue {
@@ -15,10 +15,6 @@ export interface SeenValue {
 const MAX_VALUES_PER_MESSAGE = 400;
 const LOOKUP_VERB = /^(get|find|lookup|look_up|search|fetch|resolve|query)_/;
 
-/** snake_case name from any phrasing (`zip code`, `zipCode` → `zip_code`). */
-export function normalizeName(text: string): string {
-  return splitWords(text).join('_');
-}
 
 function entityIdName(key: string): string | undefined {
   if (!/^[A-Za-z][A-Za-z_ ]*$/.test(key)) return undefined;
