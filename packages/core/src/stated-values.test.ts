@@ -38,10 +38,33 @@ describe('readStatedValues', () => {
     expect(read('My zip is "85050". I want to modify the address, to 289 Willow Lane and the zip 60625.')).toEqual({ zip: '85050', zip_2: '60625' });
   });
 
+  it('a field name inside a quoted value is part of the value (regression)', () => {
+    const login: StatedField[] = [
+      { key: 'username', description: 'the username for trading login', schema: { type: 'string' } },
+      { key: 'password', description: 'the password for trading login', schema: { type: 'string' } },
+    ];
+    const said = readStatedValues('I need to log in, using the password "password for my account" and the username "username as requested".', login);
+    expect(Object.fromEntries(said.map((v) => [v.key, v.value]))).toEqual({ password: 'password for my account', username: 'username as requested' });
+  });
+
+  it('does not guess between fields that the words do not tell apart (regression)', () => {
+    const e = { type: 'string', enum: ['open', 'closed'] } as const;
+    const states: StatedField[] = [
+      { key: 'state', description: 'the state for update issue state', schema: e },
+      { key: 'state_2', description: 'the state for the second update issue state', schema: e },
+    ];
+    expect(readStatedValues('Then I want to update whichever issue has the highest number, giving the state open.', states)).toEqual([]);
+    expect(readStatedValues('My state for the second update issue state is open.', states).map((v) => v.key)).toEqual(['state_2']);
+    expect(readStatedValues('The state is open.', states, { asked: ['state_2'] }).map((v) => v.key)).toEqual(['state_2']);
+  });
+
   it('reads a list field as a list, and stops a bare list at an aside', () => {
     expect(read('My item ids for return delivered order items is 7160999700, if that helps.')).toEqual({ item_ids: ['7160999700'] });
     expect(read('The item ids are "1", "2" and "3".')).toEqual({ item_ids: ['1', '2', '3'] });
     expect(read('The item ids are 7160999700, thanks.')).toEqual({ item_ids: ['7160999700'] });
+    // Regression: single-digit numbers start an unnamed list too.
+    const numbers: StatedField = { key: 'numbers', description: 'your numbers', schema: { type: 'array', items: { type: 'number' } } };
+    expect(readStatedValues('9, 3, 10, 39 and 36.', [numbers], { asked: ['numbers'] }).map((v) => v.value)).toEqual([[9, 3, 10, 39, 36]]);
   });
 
   it('reads an unnamed answer to a question by the asked fields’ schemas', () => {

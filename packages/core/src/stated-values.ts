@@ -77,7 +77,8 @@ function namesOf(field: StatedField): Name[] {
   const desc = descriptionWords(field);
   const keyWords = splitWords(field.key).map((w) => w.toLowerCase());
   add(desc, 2);
-  add(keyWords, 2);
+  // A key's words name a field as fully as its description only when it has none.
+  add(keyWords, field.description === undefined ? 2 : 1.5);
   const cut = desc.indexOf('for');
   const head = cut > 0 ? desc.slice(0, cut) : desc;
   const keyHead = keyWords.filter((w) => !/^\d+$/.test(w));
@@ -113,6 +114,14 @@ function findMentions(text: string, fields: readonly StatedField[]): Mention[] {
       const re = new RegExp(`(?<![a-z0-9])${name.words.map(escapeRegExp).join('[\\s]+')}(?![a-z0-9])`, 'g');
       for (let m = re.exec(lower); m !== null; m = re.exec(lower)) raw.push({ start: m.index, end: m.index + m[0].length, field, rank: name.rank });
     }
+  }
+  // A name inside a quoted value ("password for my account") is part of the value, not a mention.
+  const quoted: [number, number][] = [];
+  for (const m of text.matchAll(/"(?:[^"\\\n]|\\.)*"|\u201c[^\u201d\n]*\u201d/g)) quoted.push([m.index, m.index + m[0].length]);
+  for (let i = raw.length - 1; i >= 0; i--) {
+    const r = raw[i] as { start: number; end: number };
+    // A quoted name alone (a JSON key, `"zip": …`) still names its field.
+    if (quoted.some(([a, b]) => r.start > a && r.start < b && !(r.start === a + 1 && r.end === b - 1))) raw.splice(i, 1);
   }
   raw.sort((a, b) => a.start - b.start || b.end - b.start - (a.end - a.start));
   const out: Mention[] = [];
@@ -363,9 +372,11 @@ function choose(mention: Mention, text: string, asked: ReadonlySet<string>, valu
     const wider = pick(/[.!?\n]/, best, masked);
     if (wider.length < best.length && wider.length > 0) best = wider;
   }
+  // Still tied: the one field the words name in full ("my zip" for "your zip", not "the zip for
+  // modify user address"); else no guess ("giving the state open" of two states stays unread).
   if (best.length > 1) {
-    const rank = Math.max(...best.map((c) => c.rank));
-    best = best.filter((c) => c.rank === rank);
+    const full = best.filter((c) => c.rank >= 2);
+    best = full.length === 1 ? full : [];
   }
   return best.length === 1 ? (best[0] as { field: StatedField }).field : undefined;
 }
@@ -403,7 +414,7 @@ function answerSpans(text: string): Candidate[] {
       re.lastIndex = Math.max(re.lastIndex, start);
     }
   }
-  const token = /"(?:[^"\\\n]|\\.)*"|\u201c[^\u201d\n]*\u201d|\[[^\]\n]*\]|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\d{4}-\d{2}-\d{2}|\(?\+?\d[\d ()-]{5,}\d|[#\w][\w#-]*\d[\w-]*/g;
+  const token = /"(?:[^"\\\n]|\\.)*"|\u201c[^\u201d\n]*\u201d|\[[^\]\n]*\]|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\d{4}-\d{2}-\d{2}|\(?\+?\d[\d ()-]{5,}\d|[#\w][\w#-]*\d[\w-]*|-?\d+(?:\.\d+)?/g;
   for (let m = token.exec(text); m !== null; m = token.exec(text)) push(m.index, m[0], /^["\u201c[]/.test(m[0]) ? 1 : 3);
   const whole = text.trim().replace(/[.!]+$/, '');
   if (whole !== '' && whole.split(/\s+/).length <= 5 && !NOT_A_VALUE.test(whole) && !PERSONAL_START.test(whole) && !/\?/.test(whole)) {

@@ -331,8 +331,19 @@ function askAgain(question: string): string {
 function askedIn(text: string, nodes: readonly UserNode[]): string[] {
   const at = text.lastIndexOf('Could you tell me ');
   if (at < 0) return [];
-  const list = ` ${text.slice(at + 'Could you tell me '.length).replace(/\?\s*$/, '')}`;
-  return nodes.filter((n) => list.includes(` your ${subjectOf(n.description)}`)).map((n) => n.fact);
+  let list = ` ${text.slice(at + 'Could you tell me '.length).replace(/\?\s*$/, '')}`;
+  // Longest names first, each where the list's item ends (so "your petid" is not also "your petid for uploadfile").
+  const out = new Set<string>();
+  for (const n of [...nodes].sort((a, b) => subjectOf(b.description).length - subjectOf(a.description).length)) {
+    const item = ` your ${subjectOf(n.description)}`;
+    for (let i = list.indexOf(item); i >= 0; i = list.indexOf(item, i + 1)) {
+      if (!/^(,| and | \(|$)/.test(list.slice(i + item.length))) continue;
+      out.add(n.fact);
+      list = list.slice(0, i) + ' '.repeat(item.length) + list.slice(i + item.length);
+      break;
+    }
+  }
+  return nodes.filter((n) => out.has(n.fact)).map((n) => n.fact);
 }
 
 /** The schema of a (possibly dotted) parameter of a tool's input schema. */

@@ -306,6 +306,17 @@ describe('createScriptedUser: the varied surface', () => {
     expect(r2.content).toContain('ada.lovelace1815@example.com');
   });
 
+  it('answers both of two facts asked for in one question when one name is the head of the other (regression)', async () => {
+    const petId: UserFact = { key: 'petId', description: 'your petid', value: 827 };
+    const petId2: UserFact = { key: 'petId_2', description: 'the petid for uploadfile', value: 828 };
+    const pets: Task = { ...writeTask, intent: 'You want to upload a file.', userFacts: [petId, petId2] };
+    const r = await createScriptedUser(pets, { seed: 1, surface: 'varied', volunteer: 0 }).reply({
+      messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'Could you tell me your petid and your petid for uploadfile?' }],
+    });
+    expect(r.content).toContain('827');
+    expect(r.content).toContain('828');
+  });
+
   it('declines offers of more than it asked for, confirms actions, and stops with a thank-you', async () => {
     const user = createScriptedUser(writeTask, { seed: 5, surface: 'varied', volunteer: 0 });
     const offer = await user.reply({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'Would you like me to also upgrade your shipping?' }] });

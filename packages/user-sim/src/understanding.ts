@@ -67,9 +67,16 @@ export function factsNamed(sentence: string, facts: readonly UserFact[], spoken:
     }
     groups.push([h]);
   }
-  const words = new Set(lower.split(/\s+/));
   const out = new Set<UserFact>();
   for (const group of groups) {
+    // The words around this name, other names blanked (their words are theirs).
+    let around = lower;
+    for (const other of groups) {
+      if (other === group) continue;
+      const first = other[0] as { start: number; end: number };
+      around = around.slice(0, first.start) + ' '.repeat(first.end - first.start) + around.slice(first.end);
+    }
+    const words = new Set(around.split(/\s+/));
     const unique = [...new Map(group.map((h) => [h.fact, h])).values()];
     if (unique.length === 1) {
       out.add((unique[0] as { fact: UserFact }).fact);
