@@ -48,7 +48,7 @@ describe('readStatedValues', () => {
   });
 
   it('does not guess between fields that the words do not tell apart (regression)', () => {
-    const e = { type: 'string', enum: ['open', 'closed'] } as const;
+    const e: StatedField['schema'] = { type: 'string', enum: ['open', 'closed'] };
     const states: StatedField[] = [
       { key: 'state', description: 'the state for update issue state', schema: e },
       { key: 'state_2', description: 'the state for the second update issue state', schema: e },
