@@ -47,6 +47,13 @@ describe('readStatedValues', () => {
     expect(Object.fromEntries(said.map((v) => [v.key, v.value]))).toEqual({ password: 'password for my account', username: 'username as requested' });
   });
 
+  it('reads a value before a name only after a verb of using, or as "… is my …" (regression)', () => {
+    const user: StatedField = { key: 'user', description: 'your user', schema: { type: 'string' } };
+    expect(readStatedValues('What I care about is the user Raul Labadie.', [user])).toEqual([]);
+    expect(readStatedValues('I want to log in to the message system for the user USR001.', [user]).map((v) => v.value)).not.toContain('system');
+    expect(readStatedValues('You can use "Raul" for the user.', [user]).map((v) => v.value)).toEqual(['Raul']);
+  });
+
   it('does not guess between fields that the words do not tell apart (regression)', () => {
     const e: StatedField['schema'] = { type: 'string', enum: ['open', 'closed'] };
     const states: StatedField[] = [

@@ -333,8 +333,8 @@ function readValueAt(text: string, schema: JsonSchemaObject): { value: JsonValue
 
 // What may join a field's name to its value: "is", ":", "would be", "'s", "=", "-"…
 const CUE = /^["'\u201d]?\s*(?:(?:code|number|no\.?|address|name)\s+)?(?:(?:that\s+)?(?:i\s+(?:use|have|gave|registered|used)\s+)?(?:is|are|was|were|'s|\u2019s|would be|should be|will be|reads|is actually|is just|is probably)\b\s*[:,-]?|[:=]|\s-\s|\u2013|\u2014)\s*/i;
-// A value before the name: "use 10180 for the zip", "10180 is my zip".
-const BEFORE = /(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|\u201c([^\u201d\n]{1,200})\u201d|([^\s"']+))\s+(?:is|as|for|=)\s+(?:my|the|your)\s*$/i;
+// A value before the name: "use 10180 for the zip", "10180 is my zip" (not "… about is the user").
+const BEFORE = /(?:(?:\b(?:use|put|enter|try|take)\s+)(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|\u201c([^\u201d\n]{1,200})\u201d|([^\s"']+))\s+(?:for|as)\s+(?:my|the|your)|(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|\u201c([^\u201d\n]{1,200})\u201d|([^\s"']+))\s+(?:is|=)\s+(?:my|your))\s*$/i;
 
 const DESCRIBES = /\b(?:whose|with|where|having|has|have|without|of|by)\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?$/i;
 
@@ -454,7 +454,7 @@ export function readStatedValues(text: string, fields: readonly StatedField[], o
       // Without a cue only a value that looks like one ("zip 10180"), not any following words.
       if (v && (cue !== null || /^\s*["'\u201c[{\d#]|^\s*[\w.+-]+@/.test(rest) || Array.isArray(schema.enum))) return v;
       if (before) {
-        const raw = (before[1] ?? before[2] ?? before[3] ?? before[4]) as string;
+        const raw = (before[1] ?? before[2] ?? before[3] ?? before[4] ?? before[5] ?? before[6] ?? before[7] ?? before[8]) as string;
         const fitted = fit(raw.replace(/[.,;:!?]+$/, ''), schema);
         if (fitted !== undefined && !/^(it|that|this|which|what|one|mine|yours)$/i.test(raw)) {
           readBefore = true;

@@ -1,7 +1,7 @@
 import { splitSentences } from '@autoforge/core';
 
 const VERBS =
-  'want|wanted|wants|have|had|need|needed|would|will|can|could|should|must|may|might|do|did|know|like|prefer|remember|expect|wish|hope|think|ordered|bought|received|live|plan|recall|only';
+  'want|wanted|wants|have|had|need|needed|would|will|can|could|should|must|may|might|do|did|know|like|prefer|remember|expect|wish|hope|think|ordered|bought|received|live|plan|recall|only|care';
 
 // Second person → first person, longest phrases first. Applied outside quoted values only.
 const REWRITES: [RegExp, string][] = [
