@@ -1,21 +1,9 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { JsonObject, JsonValue } from '@autoforge/core';
-import { isJsonObject } from '@autoforge/core';
+import { isJsonObject, jsonTooDeepAt, lineColumnAt } from '@autoforge/core';
 import { parse as parseToml } from 'smol-toml';
 import { CliError } from './errors.js';
-
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let last = -1;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line += 1;
-      last = i;
-    }
-  }
-  return { line, column: offset - last };
-}
 
 /**
  * Deepest nesting of arrays and objects the CLI reads from a file: no document, database, task
@@ -24,31 +12,11 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
  */
 export const MAX_JSON_DEPTH = 512;
 
-/** Where JSON text first nests deeper than `max` (outside strings), or `undefined`. */
-export function tooDeepAt(text: string, max: number): number | undefined {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++;
-      else if (c === 34) inString = false;
-      continue;
-    }
-    if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      depth++;
-      if (depth > max) return i;
-    } else if (c === 93 || c === 125) depth--;
-  }
-  return undefined;
-}
-
 /** A located CLI error (`file:line:column`) when JSON text nests deeper than `max`. */
 export function checkJsonDepth(text: string, file: string, max = MAX_JSON_DEPTH): void {
-  const at = tooDeepAt(text, max);
+  const at = jsonTooDeepAt(text, max);
   if (at === undefined) return;
-  const where = lineColumn(text, at);
+  const where = lineColumnAt(text, at);
   throw new CliError('E_INPUT', `${file}:${where.line}:${where.column}: nested deeper than ${max} levels (arrays and objects); no input needs that many`);
 }
 
@@ -68,7 +36,7 @@ export function parseJsonText(text: string, file: string): JsonValue {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const position = /position (\d+)/.exec(message);
-    const where = position ? lineColumn(text, Number(position[1])) : lineColumn(text, text.length);
+    const where = position ? lineColumnAt(text, Number(position[1])) : lineColumnAt(text, text.length);
     throw new CliError('E_INPUT', `${file}:${where.line}:${where.column}: invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`);
   }
 }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { lineColumnAt } from '@autoforge/core';
 import { dirname, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import jsonc from 'jsonc-parser';
@@ -128,15 +129,8 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 const validate = ajv.compile<PipelineConfig>(PIPELINE_CONFIG_SCHEMA);
 
 function lineColumn(text: string, offset: number): string {
-  let line = 1;
-  let last = -1;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line += 1;
-      last = i;
-    }
-  }
-  return `${line}:${offset - last}`;
+  const { line, column } = lineColumnAt(text, offset);
+  return `${line}:${column}`;
 }
 
 /**

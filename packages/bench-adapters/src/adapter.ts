@@ -56,7 +56,7 @@ export interface BenchAdapter {
   /**
    * The benchmark's own LLM user simulator for a task: its system prompt and the agent greeting
    * it answers first (tau-bench's `LLMUserSimulationEnv`, tau2's `UserSimulator`), for
-   * `createLLMUser`. Benchmarks without one leave it out.
+   * `createLlmUser`. Benchmarks without one leave it out.
    */
   userPrompt?(task: Task): { system: string; greeting: string };
   /**

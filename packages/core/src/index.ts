@@ -37,6 +37,8 @@ export { escapePointerToken, getAtPointer, parsePointer, toPointer } from './jso
 export { normalizeName, pluralize, singularize, splitWords } from './naming.js';
 export type { Blame, Verdict, VerdictEvidence } from './verdict.js';
 export { jsonLiteralAt } from './json-literal.js';
+export { jsonTooDeepAt, lineColumnAt } from './json-text.js';
+export type { TextPosition } from './json-text.js';
 export { normalizeValue } from './normalize-value.js';
 export type { UserErrorKind } from './user-error-kinds.js';
 export { USER_ERROR_KINDS } from './user-error-kinds.js';

@@ -1,6 +1,6 @@
 import type { JsonObject } from '@autoforge/core';
 import { describe, expect, it } from 'vitest';
-import { jsonSize, jsonTextDepth } from './budgets.js';
+import { jsonSize } from './budgets.js';
 import { createEnvironmentSync } from './environment.js';
 import type { CreateEnvironmentOptions } from './environment.js';
 import type { EnvironmentSpec } from './spec.js';
@@ -93,13 +93,11 @@ describe('session budgets', () => {
   });
 });
 
-describe('jsonSize, jsonTextDepth', () => {
+describe('jsonSize', () => {
   it('measures about the JSON size and stops at the depth limit', () => {
     expect(jsonSize({ a: 'xyz', b: [1, true, null] }, 10)).toBeGreaterThanOrEqual(JSON.stringify({ a: 'xyz', b: [1, true, null] }).length - 4);
     let deep: JsonObject = {};
     for (let i = 0; i < 100; i++) deep = { deep };
     expect(jsonSize(deep, 50)).toBeUndefined();
-    expect(jsonTextDepth('{"a":"{{{{"}', 3)).toBe(1);
-    expect(jsonTextDepth('[[["\\"["]]]', 10)).toBe(3);
   });
 });

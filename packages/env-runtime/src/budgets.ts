@@ -31,32 +31,6 @@ export function textOver(text: string, limit: number): number | undefined {
   return bytes > limit ? bytes : undefined;
 }
 
-/**
- * The nesting depth of JSON text, read in one pass without parsing (so that text nested too
- * deep never reaches a recursive parser or validator); stops as soon as it passes `max`.
- */
-export function jsonTextDepth(text: string, max: number): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-      continue;
-    }
-    if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      depth++;
-      if (depth > deepest) {
-        deepest = depth;
-        if (deepest > max) return deepest;
-      }
-    } else if (c === 93 || c === 125) depth--;
-  }
-  return deepest;
-}
 
 // Size and nesting height of committed records (frozen, so they never change), measured once.
 const SIZES = new WeakMap<object, { size: number; height: number }>();

@@ -1,10 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Issue, JsonlLine, Result, Task } from '@autoforge/core';
-import { CoreError, err, ok, parseJsonl, TASK_SCHEMA, TRAJECTORY_SCHEMA, VERDICT_SCHEMA } from '@autoforge/core';
+import { CoreError, err, jsonTooDeepAt, lineColumnAt, ok, parseJsonl, TASK_SCHEMA, TRAJECTORY_SCHEMA, VERDICT_SCHEMA } from '@autoforge/core';
 import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { jsonTextDepth } from './budgets.js';
 import type { EnvironmentSpec } from './spec.js';
 import { validateEnvironmentSpec } from './validate-spec.js';
 
@@ -130,41 +129,11 @@ export interface ReadRunJsonlOptions {
 
 const ioCode = (error: unknown): string => (error as { code?: string }).code ?? String(error);
 
-/** `line:column` (1-based) of a character offset. */
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let start = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line += 1;
-      start = i + 1;
-    }
-  }
-  return { line, column: offset - start + 1 };
-}
-
 /** Where JSON text first nests deeper than `max`: a located issue, or `undefined`. */
 function depthIssue(text: string, file: string, max: number): RunDirectoryIssue | undefined {
-  if (jsonTextDepth(text, max) <= max) return undefined;
-  let depth = 0;
-  let inString = false;
-  let at = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++;
-      else if (c === 34) inString = false;
-      continue;
-    }
-    if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > max) {
-        at = i;
-        break;
-      }
-    } else if (c === 93 || c === 125) depth--;
-  }
-  const { line, column } = lineColumn(text, at);
+  const at = jsonTooDeepAt(text, max);
+  if (at === undefined) return undefined;
+  const { line, column } = lineColumnAt(text, at);
   return { code: 'E_RUN_LINE', file, line, column, message: `${file}:${line}:${column}: nested deeper than ${max} levels (arrays and objects); no input needs that many` };
 }
 
@@ -297,7 +266,7 @@ export async function readRunDirectory(dir: string, options: ReadRunDirectoryOpt
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const position = /position (\d+)/.exec(message);
-      const { line, column } = lineColumn(text, position ? Number(position[1]) : text.length);
+      const { line, column } = lineColumnAt(text, position ? Number(position[1]) : text.length);
       return err({ code: 'E_RUN_LINE', file, line, column, message: `${file}:${line}:${column}: invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}` });
     }
     const checked = validateEnvironmentSpec(value);

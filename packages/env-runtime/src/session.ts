@@ -1,9 +1,9 @@
 import type { JsonObject, JsonValue, ToolCall, ToolCallError, ToolResult } from '@autoforge/core';
-import { isJsonObject } from '@autoforge/core';
+import { isJsonObject, jsonTooDeepAt } from '@autoforge/core';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { ajvDetails, ajvText } from './ajv.js';
 import type { SessionBudgets } from './budgets.js';
-import { jsonSize, jsonTextDepth, textOver } from './budgets.js';
+import { jsonSize, textOver } from './budgets.js';
 import { stateDigest } from './digest.js';
 import type { Environment } from './environment.js';
 import { EnvRuntimeError } from './error.js';
@@ -276,7 +276,7 @@ export class Session {
     if (argsBytes !== undefined) {
       return failure('invalid_arguments', `the arguments of "${call.name}" are ${argsBytes} bytes; at most ${budgets.maxArgumentsBytes} are accepted`);
     }
-    if (jsonTextDepth(argsText, budgets.maxArgumentsDepth) > budgets.maxArgumentsDepth) {
+    if (jsonTooDeepAt(argsText, budgets.maxArgumentsDepth) !== undefined) {
       return failure('invalid_arguments', `the arguments of "${call.name}" nest deeper than ${budgets.maxArgumentsDepth} levels`);
     }
     let args: unknown;

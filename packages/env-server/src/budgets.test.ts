@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import type { EnvironmentSpec } from '@autoforge/env-runtime';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { admitMessages, createMemoryGuard, DEFAULT_SERVER_BUDGETS, tooDeepAt } from './budgets.js';
+import { admitMessages, createMemoryGuard, DEFAULT_SERVER_BUDGETS } from './budgets.js';
 import { createEpisode } from './episode.js';
 import type { EnvironmentServer, EnvironmentServerOptions, ServeCatalog } from './server.js';
 import { createEnvironmentServer } from './server.js';
@@ -48,15 +48,6 @@ async function open(server: EnvironmentServer, body: object = { taskId: 'notes/t
 }
 
 const nested = (depth: number, inner = '1'): string => '['.repeat(depth) + inner + ']'.repeat(depth);
-
-describe('tooDeepAt', () => {
-  it('finds the bracket that opens the first level past the budget, ignoring brackets inside strings', () => {
-    expect(tooDeepAt('[[1]]', 2)).toBeUndefined();
-    expect(tooDeepAt('[[[1]]]', 2)).toBe(2);
-    expect(tooDeepAt('{"a":"[[[[[[[[","b":[1]}', 2)).toBeUndefined();
-    expect(tooDeepAt('{"a":"\\"[[[","b":[[1]]}', 2)).toBe(18);
-  });
-});
 
 describe('admitMessages', () => {
   it('refuses an episode past its message count or its bytes, and counts nothing it refused', () => {

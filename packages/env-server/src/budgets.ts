@@ -1,4 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
+import { jsonTooDeepAt, lineColumnAt } from '@autoforge/core';
 import type { Episode } from './episode.js';
 import { ServeError } from './serve-error.js';
 
@@ -42,47 +43,16 @@ export function defaultMaxHeapBytes(): number {
   return Math.floor(getHeapStatistics().heap_size_limit * 0.9);
 }
 
-/**
- * Where JSON text first nests deeper than `max` (the offset of the bracket that opens level
- * `max + 1`), read in one pass without parsing, so that text nested too deep never reaches a
- * recursive parser, validator or serializer; `undefined` when it never does.
- */
-export function tooDeepAt(text: string, max: number): number | undefined {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-      continue;
-    }
-    if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      depth++;
-      if (depth > max) return i;
-    } else if (c === 93 || c === 125) depth--;
-  }
-  return undefined;
-}
-
 /** Line and column (1-based) of a character offset, as `line:column`. */
 export function lineColumn(text: string, offset: number): string {
-  let line = 1;
-  let last = -1;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line += 1;
-      last = i;
-    }
-  }
-  return `${line}:${offset - last}`;
+  const { line, column } = lineColumnAt(text, offset);
+  return `${line}:${column}`;
 }
 
 
 /** Throws 422 `too_deep` when a body (or `/ws` message) nests deeper than the budget. */
 export function checkBodyDepth(text: string, budgets: ServerBudgets, what = 'body'): void {
-  const at = tooDeepAt(text, budgets.maxBodyDepth);
+  const at = jsonTooDeepAt(text, budgets.maxBodyDepth);
   if (at === undefined) return;
   const where = `${what}:${lineColumn(text, at)}`;
   throw new ServeError('too_deep', `serve: ${where}: the ${what === 'body' ? 'body' : 'message'} nests deeper than ${budgets.maxBodyDepth} levels (maxBodyDepth)`, { where });
@@ -132,7 +102,7 @@ export function argumentsBytes(text: string, budgets: ServerBudgets, where: stri
   if (bytes > budgets.maxArgumentsBytes) {
     throw new ServeError('payload_too_large', `serve: ${where}: the arguments are ${bytes} bytes; at most ${budgets.maxArgumentsBytes} are accepted (maxArgumentsBytes)`, { where });
   }
-  const at = tooDeepAt(text, budgets.maxArgumentsDepth);
+  const at = jsonTooDeepAt(text, budgets.maxArgumentsDepth);
   if (at !== undefined) {
     throw new ServeError('too_deep', `serve: ${where}: the arguments nest deeper than ${budgets.maxArgumentsDepth} levels (maxArgumentsDepth; at character ${at + 1} of their JSON text)`, { where });
   }

@@ -4,10 +4,10 @@ import type { CreateEnvironmentOptions, Environment, EnvironmentSpec, Session, S
 import { createEnvironment } from '@autoforge/env-runtime';
 import type { Judge } from '@autoforge/judge';
 import { createRuleJudge } from '@autoforge/judge';
-import { createLLMJudge } from '@autoforge/judge/llm';
+import { createLlmJudge } from '@autoforge/judge/llm';
 import type { ChatModel } from '@autoforge/llm';
 import { toOpenAITools } from '@autoforge/llm';
-import { createLLMUser, createScriptedUser } from '@autoforge/user-sim';
+import { createLlmUser, createScriptedUser } from '@autoforge/user-sim';
 import { Ajv } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import Fastify from 'fastify';
@@ -307,14 +307,14 @@ export async function createEnvironmentServer(catalog: ServeCatalog, options: En
   const createUser = (task: Task, config: UserConfig): UserSimulator => {
     if (config.kind === 'scripted') return catalog.userFor?.(task) ?? createScriptedUser(task, { seed: config.seed, errorRate: config.errorRate, errorKinds: config.errorKinds });
     if (userModel === undefined) throw new ServeError('no_model', 'serve: an llm user needs a model (autoforge serve --user-model, or createEnvironmentServer({ userModel }))', { where: '/body/user/kind' });
-    return createLLMUser(task, { model: userModel, seed: config.seed });
+    return createLlmUser(task, { model: userModel, seed: config.seed });
   };
   const ruleJudge = createRuleJudge();
   let llmJudge: Judge | undefined;
   const judge = (kind: 'rule' | 'llm'): Judge => {
     if (kind === 'rule') return ruleJudge;
     if (judgeModel === undefined) throw new ServeError('no_model', 'serve: ?judge=llm needs a model (autoforge serve --judge-model, or createEnvironmentServer({ judgeModel }))', { where: '/query/judge' });
-    return (llmJudge ??= createLLMJudge({ model: judgeModel }));
+    return (llmJudge ??= createLlmJudge({ model: judgeModel }));
   };
   await registerOpenApi(app, { version, auth: options.token !== undefined });
   const context: ServerContext = {

@@ -10,7 +10,7 @@ import { createOpenAIChatModel } from '@autoforge/llm';
 import type { RecordedRequest } from '@autoforge/llm/testing';
 import { createScriptedChatServer } from '@autoforge/llm/testing';
 import type { UserErrorKind } from '@autoforge/core';
-import { createLLMUser, createScriptedUser, SCRIPTED_ERROR_KINDS } from '@autoforge/user-sim';
+import { createLlmUser, createScriptedUser, SCRIPTED_ERROR_KINDS } from '@autoforge/user-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askedFacts } from './statements.js';
 import type { RetailTasks } from './test-support.js';
@@ -91,7 +91,7 @@ function modelAsUser(task: Task) {
   };
 }
 
-describe('createLLMUser with the oracle agent on retail tasks', () => {
+describe('createLlmUser with the oracle agent on retail tasks', () => {
   it('solves tasks end to end through the scripted OpenAI-compatible server, despite a 429, a time-out and a malformed tool call', async () => {
     const entries = retail.tasks.slice(0, 5);
     for (const [i, entry] of entries.entries()) {
@@ -99,7 +99,7 @@ describe('createLLMUser with the oracle agent on retail tasks', () => {
       const server = await createScriptedChatServer({ script: faults, handler: modelAsUser(entry.task) });
       try {
         const model = createOpenAIChatModel({ baseURL: server.baseURL, model: 'user-model', env: {}, timeoutMs: 500, minBackoffMs: 1, maxBackoffMs: 5 });
-        const user = createLLMUser(entry.task, { model });
+        const user = createLlmUser(entry.task, { model });
         const t = await rollout({ environment: retail.environment, task: entry.task, agent: createOracleAgent(entry), user, limits: { maxTurns: 80 } });
         expect({ reward: t.reward, termination: t.termination }).toEqual({ reward: 1, termination: 'user_stop' });
         expect(t.metadata.user).toBe('llm:user-model');
@@ -119,7 +119,7 @@ describe('createLLMUser with the oracle agent on retail tasks', () => {
     try {
       const entry = retail.tasks[0] as RetailTasks['tasks'][number];
       const model = createOpenAIChatModel({ baseURL: server.baseURL, model: 'user-model', env: {}, maxRetries: 1, minBackoffMs: 1, maxBackoffMs: 2 });
-      const t = await rollout({ environment: retail.environment, task: entry.task, agent: createOracleAgent(entry), user: createLLMUser(entry.task, { model }) });
+      const t = await rollout({ environment: retail.environment, task: entry.task, agent: createOracleAgent(entry), user: createLlmUser(entry.task, { model }) });
       expect(t.termination).toBe('user_error');
       expect(t.metadata.error).toMatch(/^user-sim: task .*: the user model failed/);
     } finally {

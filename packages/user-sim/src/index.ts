@@ -1,8 +1,8 @@
 export type { ScriptedUserOptions, UserSurface } from './scripted-user.js';
 export { createScriptedUser, USER_CALL_REPORT, SCRIPTED_ERROR_KINDS } from './scripted-user.js';
 export { SCRIPTED_PHRASES } from './surface.js';
-export type { LLMUserOptions } from './llm-user.js';
-export { createLLMUser, llmUserSystemPrompt } from './llm-user.js';
+export type { LlmUserOptions } from './llm-user.js';
+export { createLlmUser, llmUserSystemPrompt } from './llm-user.js';
 export { LLM_USER_PROMPT } from './prompts/llm-user.js';
 export { firstPersonIntent } from './first-person.js';
 export { INVENTED_REQUIREMENTS } from './invented-requirements.js';

@@ -4,7 +4,7 @@ import type { ScriptedChatServer, ScriptedChatServerOptions } from '@autoforge/l
 import { createScriptedChatServer } from '@autoforge/llm/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserSimError } from './error.js';
-import { createLLMUser, llmUserSystemPrompt, userView } from './llm-user.js';
+import { createLlmUser, llmUserSystemPrompt, userView } from './llm-user.js';
 
 const task: Task = {
   id: 'shop/cancel-1',
@@ -90,7 +90,7 @@ describe("userView with the user's own tool calls (dual control)", () => {
   it("passes the user's tools to the model and returns its tool calls as the user's own", async () => {
     const { server, model } = await setup({ script: [{ type: 'reply', content: 'ok, toggling', toolCalls: [{ id: 'c9', name: 'toggle_data', arguments: '{}' }] }] });
     const tools = [{ name: 'toggle_data', description: 'Toggle mobile data.', parameters: { type: 'object' as const, properties: {} } }] as ToolSpec[];
-    const reply = await createLLMUser(task, { model }).reply({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Toggle data.' }], tools, steps: [] });
+    const reply = await createLlmUser(task, { model }).reply({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Toggle data.' }], tools, steps: [] });
     expect(reply).toEqual({ content: 'ok, toggling', stop: false, toolCalls: [{ id: 'c9', name: 'toggle_data', arguments: '{}' }] });
     const body = server.chatRequests()[0]?.body as { tools: { function: { name: string } }[]; tool_choice: unknown };
     expect(body.tools.map((t) => t.function.name)).toEqual(['toggle_data']);
@@ -98,10 +98,10 @@ describe("userView with the user's own tool calls (dual control)", () => {
   });
 });
 
-describe('createLLMUser', () => {
+describe('createLlmUser', () => {
   it('opens, answers and stops through the OpenAI SDK, with the agent as the "user" role', async () => {
     const { server, model } = await setup({ script: ['I need to cancel order o1.', 'Sure, my email is "ada@example.com".', '###STOP###'] });
-    const user = createLLMUser(task, { model });
+    const user = createLlmUser(task, { model });
     expect(user.name).toBe('llm:user-model');
     const messages: Message[] = [];
     const opening = await user.start({ messages });
@@ -123,7 +123,7 @@ describe('createLLMUser', () => {
       { script: [{ type: 'error', status: 429, headers: { 'retry-after-ms': '1' } }, { type: 'hang' }, { type: 'malformed' }, 'Hello, I want to cancel an order.'] },
       { timeoutMs: 300 },
     );
-    const opening = await createLLMUser(task, { model }).start({ messages: [] });
+    const opening = await createLlmUser(task, { model }).start({ messages: [] });
     expect(opening.content).toBe('Hello, I want to cancel an order.');
     expect(server.chatRequests()).toHaveLength(4);
   });
@@ -132,28 +132,28 @@ describe('createLLMUser', () => {
     const { server, model } = await setup({
       script: [{ type: 'reply', toolCalls: [{ name: 'cancel_order', arguments: '{"order_id": o1' }] }, 'Please cancel order o1.'],
     });
-    expect((await createLLMUser(task, { model }).start({ messages: [] })).content).toBe('Please cancel order o1.');
+    expect((await createLlmUser(task, { model }).start({ messages: [] })).content).toBe('Please cancel order o1.');
     expect(server.chatRequests()).toHaveLength(2);
   });
 
   it('throws E_EMPTY_REPLY after emptyRetries empty answers, and E_MODEL when the model fails', async () => {
     const { model } = await setup({ script: ['', '  '] });
-    await expect(createLLMUser(task, { model, emptyRetries: 1 }).start({ messages: [] })).rejects.toMatchObject({ code: 'E_EMPTY_REPLY' });
+    await expect(createLlmUser(task, { model, emptyRetries: 1 }).start({ messages: [] })).rejects.toMatchObject({ code: 'E_EMPTY_REPLY' });
     const failing = await setup({ script: [{ type: 'error', status: 500 }] }, { maxRetries: 0 });
-    const error = await createLLMUser(task, { model: failing.model }).start({ messages: [] }).catch((e: unknown) => e);
+    const error = await createLlmUser(task, { model: failing.model }).start({ messages: [] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UserSimError);
     expect(error).toMatchObject({ code: 'E_MODEL', message: expect.stringMatching(/^user-sim: task shop\/cancel-1: the user model failed: .*HTTP 500/) });
   });
 
   it('sends the options it is given and rejects a missing model', async () => {
     const { server, model } = await setup({ script: ['Hi.'] });
-    await createLLMUser(task, { model, temperature: 0.7, maxTokens: 64, seed: 5, greeting: 'Hello there.', systemPrompt: 'Be a customer.' }).start({ messages: [] });
+    await createLlmUser(task, { model, temperature: 0.7, maxTokens: 64, seed: 5, greeting: 'Hello there.', systemPrompt: 'Be a customer.' }).start({ messages: [] });
     const body = server.chatRequests()[0]?.body as Record<string, unknown>;
     expect(body).toMatchObject({ temperature: 0.7, max_tokens: 64, seed: 5 });
     expect(sent(server, 0)).toEqual([
       { role: 'system', content: 'Be a customer.' },
       { role: 'user', content: 'Hello there.' },
     ]);
-    expect(() => createLLMUser(task, {} as never)).toThrow(/`model` must be a ChatModel/);
+    expect(() => createLlmUser(task, {} as never)).toThrow(/`model` must be a ChatModel/);
   });
 });

@@ -4,8 +4,8 @@ import { sayValue } from './dialect.js';
 import { UserSimError } from './error.js';
 import { LLM_USER_PROMPT } from './prompts/llm-user.js';
 
-/** Options of {@link createLLMUser}. */
-export interface LLMUserOptions {
+/** Options of {@link createLlmUser}. */
+export interface LlmUserOptions {
   /** The model that plays the user (e.g. `createOpenAIChatModel(...)` from `@autoforge/llm`). */
   model: ChatModel;
   /** Sampling temperature. Default `0`. */
@@ -85,14 +85,14 @@ export function userView(messages: readonly Message[], system: string, greeting:
  *
  * @throws UserSimError `E_OPTIONS` without a model; from `start`/`reply`: `E_MODEL`, `E_EMPTY_REPLY`.
  */
-export function createLLMUser(task: Task, options: LLMUserOptions): UserSimulator {
+export function createLlmUser(task: Task, options: LlmUserOptions): UserSimulator {
   if (options === undefined || typeof options.model?.complete !== 'function') {
-    throw new UserSimError('E_OPTIONS', 'createLLMUser: `model` must be a ChatModel');
+    throw new UserSimError('E_OPTIONS', 'createLlmUser: `model` must be a ChatModel');
   }
   const { model } = options;
   const emptyRetries = options.emptyRetries ?? 1;
   if (!(Number.isInteger(emptyRetries) && emptyRetries >= 0)) {
-    throw new UserSimError('E_OPTIONS', `createLLMUser: \`emptyRetries\` must be a non-negative integer, got ${String(emptyRetries)}`);
+    throw new UserSimError('E_OPTIONS', `createLlmUser: \`emptyRetries\` must be a non-negative integer, got ${String(emptyRetries)}`);
   }
   const system = options.systemPrompt ?? llmUserSystemPrompt(task);
   const greeting = options.greeting ?? 'Hi! How can I help you today?';

@@ -190,10 +190,10 @@ export async function benchEvalCommand(name: string, options: BenchEvalCommandOp
     const prompt = adapter.userPrompt;
     if (prompt === undefined) throw new CliError('E_USAGE', `--user llm: ${adapter.name} has no LLM user simulator of its own (tau-bench and tau2 have)`);
     const model = models.model('user');
-    const { createLLMUser } = await import('@autoforge/user-sim');
+    const { createLlmUser } = await import('@autoforge/user-sim');
     user = (task, trial) => {
       const { system, greeting } = prompt(task);
-      return createLLMUser(task, { model, systemPrompt: system, greeting, seed: trial });
+      return createLlmUser(task, { model, systemPrompt: system, greeting, seed: trial });
     };
   } else if (adapter.user === undefined) {
     io.stderr(`bench eval: ${adapter.name} with the offline instruction user (it opens with the instruction and stops at the agent's first reply): pass^k is not comparable with the benchmark's; --user llm uses its own user simulator\n`);

@@ -4,7 +4,7 @@ import { canonicalJson } from '@autoforge/core';
 import type { Task, Verdict } from '@autoforge/core';
 import type { Judge } from '@autoforge/judge';
 import { createRuleJudge, judgeAll, scoreJudge } from '@autoforge/judge';
-import { createLLMJudge } from '@autoforge/judge/llm';
+import { createLlmJudge } from '@autoforge/judge/llm';
 import { SingleBar } from 'cli-progress';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -69,7 +69,7 @@ async function judgeRun(dirArg: string, options: JudgeCommandOptions, io: CliIo,
   const trajectories = await readJudgeTrajectories(join(run.dir, options.trajectories), join(dirArg, options.trajectories), tasksById);
   if (trajectories.length === 0) throw new CliError('E_INPUT', `${dirArg}/${options.trajectories}: no trajectories (run \`autoforge rollout ${dirArg}\` first)`);
   const llm = runModels(options.judge === 'llm' ? { judge: '--judge llm' } : {}, options, io);
-  const local: Judge = options.judge === 'llm' ? createLLMJudge({ model: llm.model('judge') }) : createRuleJudge();
+  const local: Judge = options.judge === 'llm' ? createLlmJudge({ model: llm.model('judge') }) : createRuleJudge();
   // Through the queue, every batch goes out at once; judgeAll keeps the order and the resume.
   const judge: Judge = queue
     ? createQueuedJudge(queue, { judge: { kind: options.judge, options: options.judge === 'llm' ? { model: llm.identity?.judge ?? null } : {} }, name: local.name, trajectories, tasks: tasksById, batchSize: batch })

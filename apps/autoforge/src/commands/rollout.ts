@@ -9,7 +9,7 @@ import { rolloutMany } from '@autoforge/env-runtime';
 import type { ChatModel } from '@autoforge/llm';
 import { createOpenAIAgent } from '@autoforge/llm';
 import { createReferencePolicy, selectBackend } from '@autoforge/erpo/tfjs';
-import { createLLMUser, createScriptedUser } from '@autoforge/user-sim';
+import { createLlmUser, createScriptedUser } from '@autoforge/user-sim';
 import { SingleBar } from 'cli-progress';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -164,7 +164,7 @@ async function rolloutRun(dirArg: string, options: RolloutCommandOptions, io: Cl
   const bench = run.bench;
   const userFor = (task: Task, jobSeed: number): UserSimulator =>
     options.user === 'llm'
-      ? createLLMUser(task, { model: llm.model('user') })
+      ? createLlmUser(task, { model: llm.model('user') })
       : bench !== undefined
         ? (bench.adapter.user?.(task, 0) ?? createInstructionUser(task))
         : createScriptedUser(task, { seed: jobSeed, errorRate, errorKinds: errorKinds as InjectedUserError['kind'][], surface });

@@ -1,12 +1,12 @@
 import type { JsonObject } from '@autoforge/core';
 import { canonicalJson, isAutoForgeError } from '@autoforge/core';
 import { createReferencePolicy, selectBackend } from '@autoforge/erpo/tfjs';
-import { createLLMJudge } from '@autoforge/judge/llm';
+import { createLlmJudge } from '@autoforge/judge/llm';
 import type { ChatModel } from '@autoforge/llm';
 import { createOpenAIAgent } from '@autoforge/llm';
 import type { JobKind, QueueClient, WorkerEvent } from '@autoforge/queue';
 import { createProcessors, createQueueClient, createQueueWorker, isJobKind, JOB_KINDS, parseRedisUrl, QueueError } from '@autoforge/queue';
-import { createLLMUser } from '@autoforge/user-sim';
+import { createLlmUser } from '@autoforge/user-sim';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import type { ModelFlags, ModelRole } from '../llm-options.js';
@@ -132,8 +132,8 @@ export async function workerCommand(options: WorkerCommandOptions, io: CliIo): P
         return agent;
       },
     },
-    users: { llm: (episode, o) => createLLMUser(episode.task, { model: modelFor('user', o.model) }) },
-    judges: { llm: (o: JsonObject) => createLLMJudge({ model: modelFor('judge', o.model) }) },
+    users: { llm: (episode, o) => createLlmUser(episode.task, { model: modelFor('user', o.model) }) },
+    judges: { llm: (o: JsonObject) => createLlmJudge({ model: modelFor('judge', o.model) }) },
   });
   if (kinds.includes('rollout')) await selectBackend({ prefer: 'wasm', log: () => {} });
 

@@ -1,3 +1,3 @@
-export type { FaultAuthor, LLMJudgeOptions, UserErrorSeverity } from './llm-judge.js';
-export { createLLMJudge, llmJudgeMessages, verdictSchema } from './llm-judge.js';
+export type { FaultAuthor, LlmJudgeOptions, UserErrorSeverity } from './llm-judge.js';
+export { createLlmJudge, llmJudgeMessages, verdictSchema } from './llm-judge.js';
 export { LLM_JUDGE_PROMPT } from './prompt.js';

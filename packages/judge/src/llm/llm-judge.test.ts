@@ -8,7 +8,7 @@ import { createScriptedChatServer } from '@autoforge/llm/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JudgeError } from '../error.js';
 import { judgeAll } from '../judge-all.js';
-import { createLLMJudge, llmJudgeMessages, verdictSchema } from './llm-judge.js';
+import { createLlmJudge, llmJudgeMessages, verdictSchema } from './llm-judge.js';
 
 const task: Task = {
   id: 'shop/t1',
@@ -125,10 +125,10 @@ describe('llmJudgeMessages', () => {
   });
 });
 
-describe('createLLMJudge', () => {
+describe('createLlmJudge', () => {
   it('maps a valid JSON verdict, after a 429 and a time-out, asking for JSON at temperature 0', async () => {
     const { server, model } = await setup({ script: [{ type: 'error', status: 429, headers: { 'retry-after-ms': '1' } }, { type: 'hang' }, good] }, 3, 300);
-    const judge = createLLMJudge({ model });
+    const judge = createLlmJudge({ model });
     expect(judge.name).toBe('llm:judge-model');
     const v = await judge.judge(trajectory, task);
     expect(v).toEqual({
@@ -152,7 +152,7 @@ describe('createLLMJudge', () => {
 
   it('sends the model the gold actions and the whole policy (longer than 600 characters)', async () => {
     const { server, model } = await setup({ script: [good] });
-    await createLLMJudge({ model }).judge(trajectory, task);
+    await createLlmJudge({ model }).judge(trajectory, task);
     const sent = bodyOf(server, 0).messages.map((m) => m.content).join('\n');
     expect((task.policy as string).length).toBeGreaterThan(600);
     expect(sent).toContain(task.policy as string);
@@ -163,7 +163,7 @@ describe('createLLMJudge', () => {
   it('repairs a malformed verdict and an evidence index outside the dialogue through completeJson', async () => {
     const outOfRange = verdict({ evidence: [{ messageIndex: 42, note: 'x' }] });
     const { server, model } = await setup({ script: ['{"userError": true, "kinds": ["wrong_fact"', outOfRange, good] });
-    const v = await createLLMJudge({ model }).judge(trajectory, task);
+    const v = await createLlmJudge({ model }).judge(trajectory, task);
     expect(v.evidence).toEqual([{ messageIndex: 3, note: 'zip 10180 instead of 10108' }]);
     expect(v.metadata).toMatchObject({ modelCalls: 3 });
     expect(bodyOf(server, 1).messages.at(-1)?.content).toContain('not parsable as JSON');
@@ -175,7 +175,7 @@ describe('createLLMJudge', () => {
     const userWithoutCritical = verdict({ severity: 'minor' }); // the user at fault for a minor deviation
     const criticalWithoutKind = verdict({ faultAuthor: 'agent', agentFault: 'other', kinds: [], decidingMessage: 6 });
     const { server, model } = await setup({ script: [onAgentMessage, userWithoutCritical, criticalWithoutKind, good] });
-    const v = await createLLMJudge({ model, maxRepairs: 3 }).judge(trajectory, task);
+    const v = await createLlmJudge({ model, maxRepairs: 3 }).judge(trajectory, task);
     expect(v).toMatchObject({ severity: 'critical_hindered', decidingMessage: 3, metadata: { modelCalls: 4 } });
     expect(bodyOf(server, 1).messages.at(-1)?.content).toContain('/decidingMessage: must be equal to one of the allowed values');
     expect(bodyOf(server, 2).messages.at(-1)?.content).toContain('/severity: must be equal to one of the allowed values');
@@ -190,7 +190,7 @@ describe('createLLMJudge', () => {
         verdict({ userError: false, kinds: ['wrong_fact'], severity: 'critical_helped', faultAuthor: 'user' }),
       ],
     });
-    const judge = createLLMJudge({ model });
+    const judge = createLlmJudge({ model });
     expect(await judge.judge(trajectory, task)).toMatchObject({ userError: true, kinds: ['early_stop'], metadata: { normalized: 'userError true: severity critical_hindered with 1 kind(s)' } });
     expect(await judge.judge(trajectory, task)).toMatchObject({ userError: false, blame: 'agent', severity: 'minor', decidingMessage: 4, metadata: { agentFault: 'used_wrong_tool_argument' } });
     expect(await judge.judge(trajectory, task)).toMatchObject({ userError: true, severity: 'critical_helped', decidingMessage: 3 });
@@ -198,12 +198,12 @@ describe('createLLMJudge', () => {
 
   it('throws E_MODEL_OUTPUT when no reply is valid after maxRepairs, and E_MODEL when the model fails', async () => {
     const { server, model } = await setup({ handler: () => '{"verdict": "the user lied"}' });
-    const error = await createLLMJudge({ model, maxRepairs: 1 }).judge(trajectory, task).catch((e: unknown) => e);
+    const error = await createLlmJudge({ model, maxRepairs: 1 }).judge(trajectory, task).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JudgeError);
     expect(error).toMatchObject({ code: 'E_MODEL_OUTPUT', message: expect.stringMatching(/no valid verdict after 2 model call\(s\): \(root\): must have required property/) });
     expect(server.chatRequests()).toHaveLength(2);
     const failing = await setup({ handler: () => ({ type: 'error', status: 500 }) }, 1);
-    const down = await createLLMJudge({ model: failing.model }).judge(trajectory, task).catch((e: unknown) => e);
+    const down = await createLlmJudge({ model: failing.model }).judge(trajectory, task).catch((e: unknown) => e);
     expect(down).toMatchObject({ code: 'E_MODEL', message: expect.stringMatching(/^judge: llm:judge-model: trajectory shop\/t1#0: the model failed/) });
   });
 
@@ -212,7 +212,7 @@ describe('createLLMJudge', () => {
     const { model } = await setup({ handler: () => replies.shift() ?? good }, 0);
     const ids = [0, 1, 2].map((rollout) => ({ ...trajectory, id: `shop/t1#${rollout}`, rollout }));
     const out = join(await mkdtemp(join(tmpdir(), 'llm-judge-')), 'verdicts.jsonl');
-    const summary = await judgeAll(ids, new Map([[task.id, task]]), createLLMJudge({ model, maxRepairs: 0 }), { concurrency: 1, out });
+    const summary = await judgeAll(ids, new Map([[task.id, task]]), createLlmJudge({ model, maxRepairs: 0 }), { concurrency: 1, out });
     expect(summary.failures.map((f) => [f.trajectoryId, f.code])).toEqual([
       ['shop/t1#0', 'E_MODEL'],
       ['shop/t1#1', 'E_MODEL_OUTPUT'],
@@ -221,7 +221,7 @@ describe('createLLMJudge', () => {
     expect(summary.verdicts).toEqual([]);
     expect(await readFile(out, 'utf8').catch(() => '')).toBe('');
     // No line was written for them: a rerun judges them again, and the verdicts keep severity and deciding message.
-    const again = await judgeAll(ids, new Map([[task.id, task]]), createLLMJudge({ model, maxRepairs: 0 }), { concurrency: 1, out });
+    const again = await judgeAll(ids, new Map([[task.id, task]]), createLlmJudge({ model, maxRepairs: 0 }), { concurrency: 1, out });
     expect(again.verdicts.map((v) => [v.trajectoryId, v.severity, v.decidingMessage])).toEqual([
       ['shop/t1#0', 'critical_hindered', 3],
       ['shop/t1#1', 'critical_hindered', 3],
@@ -235,7 +235,7 @@ describe('createLLMJudge', () => {
     expect(verdictSchema(messages)).toBe(verdictSchema([...messages]));
     expect(verdictSchema(messages)).not.toBe(verdictSchema(messages.slice(1)));
     expect(JSON.stringify(verdictSchema(messages))).toContain('"maximum":7');
-    expect(() => createLLMJudge({} as never)).toThrow(/`model` must be a ChatModel/);
-    expect(() => createLLMJudge({ model: { model: 'm', complete: () => Promise.reject(new Error('unused')) }, maxRepairs: -1 })).toThrow(/maxRepairs/);
+    expect(() => createLlmJudge({} as never)).toThrow(/`model` must be a ChatModel/);
+    expect(() => createLlmJudge({ model: { model: 'm', complete: () => Promise.reject(new Error('unused')) }, maxRepairs: -1 })).toThrow(/maxRepairs/);
   });
 });

@@ -20,8 +20,8 @@ import { LLM_JUDGE_PROMPT } from './prompt.js';
 //   not blame the user for giving up on a failing agent. Only critical errors count, as there.
 // We add `none` to both (an episode nobody spoiled) and ask for one verdict per episode.
 
-/** Options of {@link createLLMJudge}. */
-export interface LLMJudgeOptions {
+/** Options of {@link createLlmJudge}. */
+export interface LlmJudgeOptions {
   /** The judging model (e.g. `createOpenAIChatModel(...)` from `@autoforge/llm`). */
   model: ChatModel;
   /** Sampling temperature. Default `0`. */
@@ -252,15 +252,15 @@ export function llmJudgeMessages(trajectory: Trajectory, task: Task, options: { 
  *   `E_MODEL` when the model call fails (`cause`: the `LlmError`); `E_MODEL_OUTPUT` when no
  *   reply is a valid verdict after the repairs (`issues`).
  */
-export function createLLMJudge(options: LLMJudgeOptions): Judge {
+export function createLlmJudge(options: LlmJudgeOptions): Judge {
   if (options === undefined || typeof options.model?.complete !== 'function') {
-    throw new JudgeError('E_OPTIONS', 'createLLMJudge: `model` must be a ChatModel');
+    throw new JudgeError('E_OPTIONS', 'createLlmJudge: `model` must be a ChatModel');
   }
   const { model } = options;
   const name = options.name ?? `llm:${model.model}`;
   const maxRepairs = options.maxRepairs ?? 2;
   if (!(Number.isInteger(maxRepairs) && maxRepairs >= 0)) {
-    throw new JudgeError('E_OPTIONS', `createLLMJudge: \`maxRepairs\` must be a non-negative integer, got ${String(maxRepairs)}`);
+    throw new JudgeError('E_OPTIONS', `createLlmJudge: \`maxRepairs\` must be a non-negative integer, got ${String(maxRepairs)}`);
   }
   const sampling: Omit<CompleteOptions, 'responseFormat' | 'tools' | 'toolChoice'> = { temperature: options.temperature ?? 0 };
   if (options.maxTokens !== undefined) sampling.maxTokens = options.maxTokens;
