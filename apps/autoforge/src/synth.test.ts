@@ -41,7 +41,7 @@ describe('autoforge synth + verify', () => {
     const out = join(root, 'tampered');
     await retail(out);
     const lines = readFileSync(join(out, 'tasks.jsonl'), 'utf8').trim().split('\n');
-    const first = JSON.parse(lines[0]!) as { id: string; expectedFinalDigest: string };
+    const first = JSON.parse(lines[0]!) as { id: string; expectedFinalDigest: string; goldCalls: { name: string }[] };
     first.expectedFinalDigest = '0'.repeat(64);
     lines[0] = JSON.stringify(first);
     writeFileSync(join(out, 'tasks.jsonl'), `${lines.join('\n')}\n`);
@@ -49,6 +49,9 @@ describe('autoforge synth + verify', () => {
     expect(code).toBe(3);
     expect(stdout).toBe(`verified ${lines.length - 1}/${lines.length}\n`);
     expect(stderr).toContain(`${first.id}: unsolved:replay`);
+    // The replay names where it diverged: the last gold call, whose state is not the expected one.
+    const last = first.goldCalls.length;
+    expect(stderr).toContain(`after step ${last} (${first.goldCalls[last - 1]?.name}), the last: the final state's digest is`);
   });
 
   it('prints an honest summary: shapes, coverage of released tasks and every reason a blueprint gave no task', async () => {

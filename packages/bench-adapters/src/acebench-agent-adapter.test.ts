@@ -106,7 +106,7 @@ describe('createAceBenchAgentAdapter', () => {
   });
 
   it('runs multi-step samples with the executor user: the oracle scores 1 and ends with "finish conversation"', async () => {
-    const run = await runBenchmark(adapter, { split: 'multi_step', agent: (t) => createOracleAgent(t), taskIds: ['agent_multi_step_2', 'agent_multi_step_10'] });
+    const run = await runBenchmark(adapter, { split: 'multi_step', agent: (t) => createOracleAgent({ task: t }), taskIds: ['agent_multi_step_2', 'agent_multi_step_10'] });
     expect(run.trials.map((t) => [t.evaluation.reward, t.trajectory.termination])).toEqual([
       [1, 'user_stop'],
       [1, 'user_stop'],

@@ -135,7 +135,7 @@ export function adapterContract(label: string, make: () => BenchAdapter, options
     unjudged('gives the oracle agent (the benchmark\'s own, else createOracleAgent) reward 1 through the rollout loop with the benchmark\'s user (else the instruction user)', async () => {
       const task = (await adapter.tasks()).find((t) => !goldFailures.has(t.id)) as Task;
       const run = await runBenchmark(adapter, {
-        agent: (t) => adapter.oracle?.(t) ?? createOracleAgent(t),
+        agent: (t) => adapter.oracle?.(t) ?? createOracleAgent({ task: t }),
         user: (t, trial) => adapter.user?.(t, trial) ?? createInstructionUser(t),
         taskIds: [task.id],
         k: 2,

@@ -144,7 +144,7 @@ describe('createBfclAdapter', () => {
   it('plays the entry’s turns as the user, gives held-out functions back, and the oracle scores 1', async () => {
     const adapter = createBfclAdapter({ category: 'miss_func', dataDir: BENCHMARKS });
     const tasks = (await adapter.tasks()).slice(0, 8);
-    const run = await runBenchmark(adapter, { agent: (task) => createOracleAgent(task), taskIds: tasks.map((t) => t.id), limits: { maxTurns: 200, maxToolCalls: 400 } });
+    const run = await runBenchmark(adapter, { agent: (task) => createOracleAgent({ task }), taskIds: tasks.map((t) => t.id), limits: { maxTurns: 200, maxToolCalls: 400 } });
     for (const trial of run.trials) {
       expect(trial.evaluation, trial.task.id).toMatchObject({ reward: 1 });
       const users = trial.trajectory.messages.filter((m) => m.role === 'user').map((m) => m.content);

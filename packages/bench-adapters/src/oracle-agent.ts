@@ -3,6 +3,8 @@ import { TAU_BENCH_TERMINATE_TOOLS } from './tau-bench-adapter.js';
 
 /** Options of `createOracleAgent`. */
 export interface OracleAgentOptions {
+  /** The task whose gold calls the oracle makes. */
+  task: Task;
   /**
    * Gold calls the oracle leaves out. Default: tau-bench's terminate tools
    * (`transfer_to_human_agents`): they do not change the data, and calling one ends the episode.
@@ -20,7 +22,8 @@ export function oracleReply(task: Task): string {
  * replies with every required output. Its episodes reach the gold final state, so a faithful
  * port scores 1 on every task whose gold calls succeed.
  */
-export function createOracleAgent(task: Task, options: OracleAgentOptions = {}): Agent {
+export function createOracleAgent(options: OracleAgentOptions): Agent {
+  const { task } = options;
   const skip = new Set(options.skip ?? TAU_BENCH_TERMINATE_TOOLS);
   const calls = task.goldCalls.filter((c) => !skip.has(c.name));
   const perTurn = task.metadata?.goldCallsPerTurn;

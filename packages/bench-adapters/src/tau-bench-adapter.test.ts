@@ -102,7 +102,7 @@ describe('oracle replay through the rollout loop', () => {
     [airline, 'test'],
   ] as const;
   it.each(cases.map(([a, s]) => [a.name, s, a] as const))('%s %s: every task scores 1', async (_name, split, adapter) => {
-    const run = await runBenchmark(adapter, { split, agent: (task) => createOracleAgent(task) });
+    const run = await runBenchmark(adapter, { split, agent: (task) => createOracleAgent({ task }) });
     const tasks = await adapter.tasks(split);
     expect(run.trials).toHaveLength(tasks.length);
     const failed = run.trials.filter((t) => t.evaluation.reward !== 1).map((t) => t.task.id);

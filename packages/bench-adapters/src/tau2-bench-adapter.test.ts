@@ -71,7 +71,7 @@ describe('createTau2BenchAdapter', () => {
   });
 
   it('scores the oracle 1 on every airline task through the rollout loop', async () => {
-    const run = await runBenchmark(airline, { agent: (t) => createOracleAgent(t) });
+    const run = await runBenchmark(airline, { agent: (t) => createOracleAgent({ task: t }) });
     expect(run.trials.filter((t) => t.evaluation.reward !== 1).map((t) => t.task.id)).toEqual([]);
   });
 });

@@ -19,6 +19,7 @@ import { factChoices, indexState, isDeferred } from './user-values.js';
 import type { EffectfulTool } from './effect-facts.js';
 import { effectFactChoices } from './effect-facts.js';
 import { validateBlueprint } from './validate-blueprint.js';
+import { stepDigests } from './verify-task.js';
 
 /** Why a blueprint gave no task. */
 export type RejectionReason =
@@ -564,6 +565,9 @@ class Compilation {
     const branches: JsonObject = {};
     for (const node of this.toolOrder) if (node.when !== undefined) branches[node.id] = !this.skipped.has(node.id);
     const envId = this.options.envId ?? this.environment.id;
+    // The state after each gold call, replayed on a fresh session: `verifyTask` names the step
+    // where a later replay diverges (absent when a gold call fails on its own, which the gate rejects).
+    const steps = stepDigests({ goldCalls: this.goldCalls }, this.environment);
     const task: Task = {
       id: `${envId}/${blueprint.id}/${digest([this.options.seed, this.attempt]).slice(0, 8)}`,
       envId,
@@ -581,6 +585,7 @@ class Compilation {
         blueprintId: blueprint.id,
         difficulty: { ...metrics },
         goldCallCount: this.goldCalls.length,
+        ...(steps !== undefined ? { stepDigests: steps } : {}),
         reasoning,
         mentions,
         ...(Object.keys(branches).length > 0 ? { branches } : {}),

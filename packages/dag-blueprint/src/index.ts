@@ -19,7 +19,8 @@ export type { CompileResult, CompileTaskOptions, RejectionReason } from './compi
 export { compileTask, REJECTION_REASONS } from './compile-task.js';
 export type { IntentAnswer, IntentInput, RealizedIntent } from './intent.js';
 export { realizeIntent } from './intent.js';
-export { verifyTask } from './verify-task.js';
+export { STEP_DIGEST_LENGTH, stepDigests, verifyTask } from './verify-task.js';
+export type { VerifiedReplay, VerifyIssue, VerifyIssueCode } from './verify-task.js';
 export type { CompileJob, CompilePool, CompilePoolOptions } from './compile-pool.js';
 export { createCompilePool } from './compile-pool.js';
 export type {

@@ -5,6 +5,7 @@ import { createScriptedUser } from '@autoforge/user-sim';
 import { ambiguousLookups } from './ambiguous-lookups.js';
 import type { Blueprint } from './blueprint.js';
 import { createOracleAgent } from './oracle-agent.js';
+import type { VerifyIssue } from './verify-task.js';
 import { verifyTask } from './verify-task.js';
 
 /** Why the release gate holds a task back. */
@@ -41,7 +42,8 @@ export type ReleaseCheck = { ok: true } | { ok: false; failed: { reason: GateRea
 export async function checkRelease(task: Task, blueprint: Blueprint | undefined, environment: Environment, options: CheckReleaseOptions = {}): Promise<ReleaseCheck> {
   const failed: { reason: GateReason; message: string }[] = [];
   const done = (): boolean => failed.length > 0 && options.all !== true;
-  if (!verifyTask(task, environment)) failed.push({ reason: 'unsolved:replay', message: `replaying the gold calls does not reach ${task.expectedFinalDigest}` });
+  const replay = verifyTask(task, environment);
+  if (!replay.ok) failed.push({ reason: 'unsolved:replay', message: `replaying the gold calls: ${(replay.issues[0] as VerifyIssue).message}` });
   if (!done()) {
     const issues = ambiguousLookups(task, environment);
     if (issues.length > 0) failed.push({ reason: 'ambiguous:lookup', message: (issues[0] as { message: string }).message });

@@ -59,7 +59,7 @@ describe('compileTask on tau-bench retail', () => {
 
   it('every compiled task replays to its expected digest', () => {
     expect(tasks.length).toBeGreaterThan(0);
-    for (const t of tasks) expect(verifyTask(t, retail.environment), t.id).toBe(true);
+    for (const t of tasks) expect(verifyTask(t, retail.environment).ok, t.id).toBe(true);
   });
 
   it('tasks with writes change the state (unless a condition skips them all); read-only tasks require an output', () => {
@@ -103,9 +103,30 @@ describe('compileTask on tau-bench retail', () => {
     }
   });
 
-  it('verifyTask rejects a wrong expected digest', () => {
-    const t = tasks[0] as Task;
-    expect(verifyTask({ ...t, expectedFinalDigest: '0'.repeat(64) }, retail.environment)).toBe(false);
+  it('verifyTask names the first divergent step', () => {
+    const t = tasks.find((x) => x.goldCalls.length >= 3) as Task;
+    const steps = t.metadata?.stepDigests as string[];
+    expect(steps).toHaveLength(t.goldCalls.length);
+    const pass = verifyTask(t, retail.environment);
+    expect(pass).toEqual({ ok: true, value: { steps: t.goldCalls.length, finalDigest: t.expectedFinalDigest } });
+
+    const finalWrong = verifyTask({ ...t, expectedFinalDigest: '0'.repeat(64) }, retail.environment);
+    expect(finalWrong).toMatchObject({ ok: false, issues: [{ code: 'E_FINAL_DIGEST', step: t.goldCalls.length - 1, pointer: '/expectedFinalDigest', actual: t.expectedFinalDigest }] });
+
+    const initialWrong = verifyTask({ ...t, initialDigest: 'f'.repeat(64) }, retail.environment);
+    expect(initialWrong).toMatchObject({ ok: false, issues: [{ code: 'E_INITIAL_DIGEST', step: -1, pointer: '/initialDigest' }] });
+
+    // A gold call that fails on replay: named by its index and tool.
+    const broken = t.goldCalls.map((c, i) => (i === 1 ? { ...c, name: 'no_such_tool' } : c));
+    const failing = verifyTask({ ...t, goldCalls: broken }, retail.environment);
+    expect(failing).toMatchObject({ ok: false, issues: [{ code: 'E_GOLD_CALL', step: 1, pointer: '/goldCalls/1', tool: 'no_such_tool' }] });
+    expect(!failing.ok && failing.issues[0]?.message).toMatch(/^step 2 \(no_such_tool\): the gold call fails: unknown_tool/);
+
+    // A step whose state differs from the one recorded at compile time, though every call succeeds.
+    const k = steps.findIndex((d, i) => i > 0 && d !== steps[i - 1]);
+    const recorded = steps.map((d, i) => (i === k ? '0'.repeat(d.length) : d));
+    const drifted = verifyTask({ ...t, metadata: { ...t.metadata, stepDigests: recorded } }, retail.environment);
+    expect(drifted).toMatchObject({ ok: false, issues: [{ code: 'E_STEP_DIGEST', step: k, pointer: `/metadata/stepDigests/${k}`, tool: t.goldCalls[k]?.name }] });
   });
 });
 

@@ -79,7 +79,7 @@ export async function documentTasks(entry: DocumentEntry, options: { max: number
       const blueprint = mergeSequences(walks.slice(i, i + k), graph, { seed: id, tools: spec.tools });
       i += k;
       const r = compileTask(blueprint, environment, { seed: id, maxCalls: 60 });
-      if (r.ok && verifyTask(r.value, environment)) {
+      if (r.ok && verifyTask(r.value, environment).ok) {
         tasks.push(r.value);
         for (const n of blueprint.nodes) if (n.kind === 'tool') stat(n.tool).accepted += 1;
       } else if (!r.ok) {

@@ -74,7 +74,7 @@ async function synthesizeTasks(file: string): Promise<Outcome & { spec: Environm
         if (from?.kind === 'tool') stat(from.tool).failed += 1;
         continue;
       }
-      if (!verifyTask(result.value, environment)) continue;
+      if (!verifyTask(result.value, environment).ok) continue;
       for (const n of blueprint.nodes) if (n.kind === 'tool') stat(n.tool).accepted += 1;
       const reasoning = (result.value.metadata?.difficulty as { reasoningNodes?: number } | undefined)?.reasoningNodes ?? 0;
       if (result.value.goldCalls.length >= 4 && reasoning > 0) hard += 1;

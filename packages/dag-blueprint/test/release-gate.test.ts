@@ -6,6 +6,7 @@ import type { Blueprint } from '../src/blueprint.js';
 import { checkRelease, GATE_REASONS } from '../src/release-gate.js';
 import { synthesizeTasks } from '../src/synthesize-tasks.js';
 import { buildTaskGraph } from '../src/task-graph.js';
+import { stepDigests } from '../src/verify-task.js';
 import type { RetailFixture } from './test-support.js';
 import { loadRetail } from './test-support.js';
 
@@ -49,7 +50,9 @@ function withTwin(task: Task): { task: Task; call: number } | undefined {
   try {
     const initialDigest = replay.digest();
     for (const [k, call] of task.goldCalls.entries()) replay.stepSync({ id: `r${k}`, name: call.name, arguments: JSON.stringify(call.arguments) });
-    return { task: { ...task, initialState: twin.state, initialDigest, expectedFinalDigest: replay.digest() }, call: twin.call };
+    const steps = stepDigests({ initialState: twin.state, goldCalls: task.goldCalls }, retail.environment) ?? [];
+    const metadata = { ...task.metadata, stepDigests: steps };
+    return { task: { ...task, initialState: twin.state, initialDigest, expectedFinalDigest: replay.digest(), metadata }, call: twin.call };
   } finally {
     replay.close();
   }

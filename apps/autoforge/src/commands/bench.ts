@@ -124,7 +124,7 @@ export async function benchReplayCommand(name: string, options: BenchReplayComma
 
 async function agentFactory(kind: BenchEvalCommandOptions['agent'], adapter: BenchAdapter, options: BenchEvalCommandOptions, io: CliIo, models: RunModels): Promise<(task: Task) => Agent> {
   // The benchmark's own oracle where it has one (dual control: it asks the user for the user's gold calls).
-  if (kind === 'oracle') return (task) => adapter.oracle?.(task) ?? createOracleAgent(task);
+  if (kind === 'oracle') return (task) => adapter.oracle?.(task) ?? createOracleAgent({ task });
   if (kind === 'reference') {
     // The offline reference policy, trained by `autoforge train` when --checkpoint names its policy.json.
     if (options.checkpoint !== undefined && !existsSync(resolve(io.cwd, options.checkpoint))) {

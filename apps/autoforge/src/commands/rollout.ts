@@ -73,7 +73,7 @@ export function agentFactory(run: RunDir, kind: RolloutCommandOptions['agent'], 
     const id = task.metadata?.blueprintId;
     const blueprint = typeof id === 'string' ? run.blueprints.get(id) : undefined;
     // A benchmark's run directory (`bench eval --out`): the benchmark's oracle plays its gold calls.
-    if (!blueprint && run.bench) return run.bench.adapter.oracle?.(task) ?? createBenchOracleAgent(task);
+    if (!blueprint && run.bench) return run.bench.adapter.oracle?.(task) ?? createBenchOracleAgent({ task });
     if (!blueprint) throw new CliError('E_INPUT', `${run.name}: task ${task.id} has no blueprint in blueprints.jsonl (the oracle needs its plan)`);
     return createOracleAgent({ blueprint, task });
   };

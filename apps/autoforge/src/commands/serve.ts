@@ -71,7 +71,7 @@ export async function loadServeCatalog(dir: string, io: CliIo): Promise<ServeCat
       const id = task.metadata?.blueprintId;
       const blueprint = typeof id === 'string' ? blueprints.get(id) : undefined;
       if (blueprint !== undefined) experts.set(task.id, createOracleAgent({ blueprint, task }));
-      else experts.set(task.id, bench !== undefined ? (bench.adapter.oracle?.(task) ?? createBenchOracleAgent(task)) : undefined);
+      else experts.set(task.id, bench !== undefined ? (bench.adapter.oracle?.(task) ?? createBenchOracleAgent({ task })) : undefined);
     }
     return experts.get(task.id);
   };
