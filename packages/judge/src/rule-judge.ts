@@ -4,6 +4,7 @@ import { JudgeError } from './error.js';
 import { askedFacts, isQuestion, statedValues } from './statements.js';
 import type { UserErrorKind } from '@autoforge/core';
 import type { Judge } from './judge.js';
+import { verdictFor } from './judge.js';
 import { USER_ERROR_KINDS } from '@autoforge/core';
 import { taskFindings } from './task-checks.js';
 
@@ -208,17 +209,7 @@ export function createRuleJudge(options: RuleJudgeOptions = {}): Judge {
       let blame: Blame = 'none';
       if (userError) blame = 'user';
       else if (trajectory.reward < 1) blame = trajectory.steps.some(isEnvironmentFailure) ? 'environment' : 'agent';
-      return Promise.resolve({
-        trajectoryId: trajectory.id,
-        taskId: trajectory.taskId,
-        envId: trajectory.envId,
-        rollout: trajectory.rollout,
-        userError,
-        kinds,
-        blame,
-        evidence,
-        judge: name,
-      });
+      return Promise.resolve(verdictFor(trajectory, name, { userError, kinds, blame, evidence }));
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { JsonValue, Message, Task, ToolStep, Trajectory } from '@autoforge/core';
 import { isJsonObject, valueTokens } from '@autoforge/core';
 import { distance } from 'fastest-levenshtein';
+import { mentionsValue } from './statements.js';
 import type { UserErrorKind } from '@autoforge/core';
 
 /**
@@ -80,26 +81,6 @@ const textOf = (m: Message): string => (m.role === 'assistant' ? (m.content ?? '
 /** A short code (`CA`, `NY`, `JFK`, `2B`): a value a user names, too short to be a word value. */
 function isCode(v: string): boolean {
   return /^[A-Z0-9]{2,3}$/.test(v);
-}
-
-/** True when `text` mentions `value` as a whole token (numbers also as `$50`, `50.00`). */
-function mentions(text: string, value: string): boolean {
-  const t = lower(text);
-  const v = lower(value);
-  if (/^\d+(\.\d+)?$/.test(v)) {
-    const n = Number(v);
-    for (const m of t.replace(/,/g, '').matchAll(/\d+(?:\.\d+)?/g)) if (Number(m[0]) === n) return true;
-    return false;
-  }
-  let from = 0;
-  for (;;) {
-    const i = t.indexOf(v, from);
-    if (i < 0) return false;
-    const before = t[i - 1];
-    const after = t[i + v.length];
-    if ((before === undefined || !/[a-z0-9_]/.test(before)) && (after === undefined || !/[a-z0-9_]/.test(after))) return true;
-    from = i + 1;
-  }
 }
 
 /**
@@ -191,7 +172,7 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
       const v = lower(value);
       // A value-like token, or one of the task's own facts (a bare 10-digit item id is one).
       if (reported.has(v) || !known.has(v) || !(valueTokens(value).length > 0 || factValues.has(v))) continue;
-      if (mentions(allUserText, value) || usedValues.some((u) => u === v || u.includes(v))) continue;
+      if (mentionsValue(allUserText, value) || usedValues.some((u) => u === v || u.includes(v))) continue;
       const words = nameWords(key);
       if (words.length === 0) continue;
       // The agent holding some value for the argument (the user's, right or wrong) is another matter.
@@ -247,12 +228,12 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
         if (want === undefined || lower(want) === lower(value)) continue;
         // The instruction fixes the gold's value and not the user's: a code or id it gives, or
         // a word it names (a cabin, an airport) where the user named another of the same kind.
-        const fixed = known.has(lower(want)) || (isWordValue(want) && isWordValue(value) && mentions(task.intent, want) && !mentions(task.intent, value));
-        if (!fixed || known.has(lower(value)) || mentions(task.intent, value) || (!valueTokens(value).length && !isWordValue(value) && !(isCode(value) && isCode(want)))) continue;
-        const from = userIndices.find((ui) => ui < step.messageIndex && mentions(textOf(messages[ui] as Message), value));
+        const fixed = known.has(lower(want)) || (isWordValue(want) && isWordValue(value) && mentionsValue(task.intent, want) && !mentionsValue(task.intent, value));
+        if (!fixed || known.has(lower(value)) || mentionsValue(task.intent, value) || (!valueTokens(value).length && !isWordValue(value) && !(isCode(value) && isCode(want)))) continue;
+        const from = userIndices.find((ui) => ui < step.messageIndex && mentionsValue(textOf(messages[ui] as Message), value));
         if (from === undefined) continue;
         // A user who also gave the instruction's value said two things: a contradiction.
-        const alsoTrue = userIndices.some((ui) => ui < step.messageIndex && ui !== userIndices[0] && mentions(textOf(messages[ui] as Message), want));
+        const alsoTrue = userIndices.some((ui) => ui < step.messageIndex && ui !== userIndices[0] && mentionsValue(textOf(messages[ui] as Message), want));
         out.push({
           kind: alsoTrue ? 'contradiction' : 'wrong_fact',
           messageIndex: from,
@@ -288,12 +269,12 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
     for (const width of widths) for (let k = 0; k + width <= words.length; k++) candidates.push(words.slice(k, k + width).join(' '));
     for (const raw of candidates) {
       const word = lower(raw);
-      if (word.length < 4 || nearSeen.has(word) || known.has(word) || mentions(heard, word)) continue;
+      if (word.length < 4 || nearSeen.has(word) || known.has(word) || mentionsValue(heard, word)) continue;
       const truth = truths.find((t) => t.split(/\s+/).length === word.split(' ').length && nearMiss(word, t));
       if (truth === undefined) continue;
       nearSeen.add(word);
       // The opening restates the instruction; a contradiction is the user changing an answer.
-      const alsoTrue = userIndices.some((ui) => ui !== i && ui !== userIndices[0] && mentions(textOf(messages[ui] as Message), truth));
+      const alsoTrue = userIndices.some((ui) => ui !== i && ui !== userIndices[0] && mentionsValue(textOf(messages[ui] as Message), truth));
       out.push({
         kind: alsoTrue ? 'contradiction' : 'wrong_fact',
         messageIndex: i,
@@ -318,12 +299,12 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
       const mine = all.filter((v) => !known.has(lower(v)));
       const own = mine.length > 0 ? mine : all;
       if (own.length === 0) continue;
-      const offerAt = messages.findIndex((m) => m.role === 'assistant' && textOf(m).includes('?') && own.every((v) => mentions(textOf(m), v)));
+      const offerAt = messages.findIndex((m) => m.role === 'assistant' && textOf(m).includes('?') && own.every((v) => mentionsValue(textOf(m), v)));
       if (offerAt < 0) continue;
       // Walking away from it: the offer stood in the agent's last turn before the stop (a user who
       // talked on for turns after it stopped for another reason).
       const lastAgent = messages.slice(0, userIndices[userIndices.length - 1]).findLastIndex((m) => m.role === 'assistant' && textOf(m).trim() !== '');
-      if (lastAgent < offerAt || !own.every((v) => mentions(textOf(messages[lastAgent] as Message), v))) continue;
+      if (lastAgent < offerAt || !own.every((v) => mentionsValue(textOf(messages[lastAgent] as Message), v))) continue;
       const reply = userIndices.find((i) => i > offerAt);
       if (reply === undefined) continue;
       // A yes that ends the conversation in the same message confirms and stops in one turn: the

@@ -8,7 +8,8 @@ import { environmentPool, loadRunDir } from '../run-dir.js';
 import type { TrainRunResult } from '../training.js';
 import type { ALGOS } from '../training.js';
 import { splitTasks, TRAIN_TRAJECTORIES, trainReferencePolicy } from '../training.js';
-import { ablationFigure, ablationTable, summarizeAblation } from '../ablation.js';
+import { ablationTable, summarizeAblation } from '../ablation.js';
+import { ablationSvg } from '../report/ablation-figure.js';
 import type { AblationRow } from '../ablation.js';
 import { number } from './rollout.js';
 
@@ -192,7 +193,7 @@ export async function ablateCommand(dirArg: string, options: AblateCommandOption
     await writeFile(join(outDir, 'ablation.json'), `${JSON.stringify({ iterations: s.iterations, settings: { ...s, seeds, rates }, rows, summary }, null, 2)}\n`);
     const table = ablationTable(summary);
     await writeFile(join(outDir, 'ablation.md'), table);
-    await writeFile(join(outDir, 'ablation.svg'), ablationFigure(summary, s.iterations));
+    await writeFile(join(outDir, 'ablation.svg'), ablationSvg({ rows, iterations: s.iterations }));
     io.stdout(table);
     io.stdout(`  wrote ${dirArg}/${options.out}/ablation.json, ablation.md, ablation.svg\n`);
     return rows;

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ablationConfigs, ablationFigure, meanStd } from './ablation-figure.js';
-import type { AblationRow } from './load-run.js';
+import { ablationConfigs, ablationFigure, ablationSvg, meanStd } from './ablation-figure.js';
+import type { AblationRow } from '../ablation.js';
 
-const row = (algo: string, judge: boolean, seed: number, after: number, curve: number[]): AblationRow => ({
-  algo, judge, userErrorRate: 0.2, seed, heldOutBefore: 0.3, heldOutAfter: after, curve,
+const row = (algo: AblationRow['algo'], judge: boolean, seed: number, after: number, curve: number[]): AblationRow => ({
+  algo, judge, userErrorRate: 0.2, seed, heldOutBefore: 0.3, heldOutAfter: after, curve, maskedShare: [],
 });
 
 describe('meanStd', () => {
@@ -57,5 +57,19 @@ describe('ablationFigure', () => {
 
   it('draws nothing for no rows', () => {
     expect(ablationFigure({ rows: [], iterations: 0 })).toEqual([]);
+  });
+});
+
+describe('ablationSvg', () => {
+  it('puts both charts side by side in one standalone SVG', () => {
+    const svg = ablationSvg({ rows: [row('erpo', true, 1, 0.8, [0.1, 0.5, 0.9]), row('grpo', false, 1, 0.4, [0.1, 0.2, 0.3])], iterations: 3 });
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 1160 \d+"/);
+    expect(svg.match(/<svg x="\d+" y="0" class="chart/g)).toHaveLength(2);
+    expect(svg).toContain('<svg x="580" y="0" class="chart line-chart');
+    expect(svg).toContain('class="bar"');
+    expect(svg.endsWith('</svg></svg>\n')).toBe(true);
+  });
+  it('says so for an ablation without runs', () => {
+    expect(ablationSvg({ rows: [], iterations: 0 })).toContain('No ablation runs.');
   });
 });

@@ -1,7 +1,8 @@
 import { barChart } from './bar-chart.js';
 import type { LineSeries } from './line-chart.js';
 import { lineChart } from './line-chart.js';
-import type { Ablation, AblationRow } from './load-run.js';
+import type { AblationRow } from '../ablation.js';
+import type { Ablation } from './load-run.js';
 
 /**
  * Mean and sample standard deviation (n − 1: the spread over seeds, as `autoforge ablate`
@@ -73,4 +74,28 @@ export function ablationFigure(ablation: Ablation): string[] {
   });
   const curves = lineChart(series, { title: 'Training success rate (mean ± std)', xLabel: 'iteration', yLabel: 'success rate', yDomain: [0, 1], width: 580 });
   return [bars, curves];
+}
+
+/**
+ * The ablation figure as one standalone SVG file (what `autoforge ablate` writes as
+ * `ablation.svg`, and the report embeds): {@link ablationFigure}'s two charts side by side.
+ * An empty ablation gives an SVG that says so.
+ */
+export function ablationSvg(ablation: Ablation): string {
+  const charts = ablationFigure(ablation);
+  const size = (svg: string): { width: number; height: number } => {
+    const m = /^<svg[^>]*\swidth="([\d.]+)"[^>]*\sheight="([\d.]+)"/.exec(svg);
+    return { width: Number(m?.[1] ?? 0), height: Number(m?.[2] ?? 0) };
+  };
+  const sizes = charts.map(size);
+  const width = Math.max(320, sizes.reduce((a, s) => a + s.width, 0));
+  const height = Math.max(40, ...sizes.map((s) => s.height));
+  let x = 0;
+  const placed = charts.map((svg, i) => {
+    const at = x;
+    x += (sizes[i] as { width: number }).width;
+    return svg.replace(/^<svg /, `<svg x="${at}" y="0" `);
+  });
+  const body = placed.length > 0 ? placed.join('') : '<text x="16" y="24" font-size="13" fill="#1f2933">No ablation runs.</text>';
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="sans-serif">${body}</svg>\n`;
 }

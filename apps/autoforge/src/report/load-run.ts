@@ -4,6 +4,7 @@ import type { JsonObject, Task, Trajectory, Verdict } from '@autoforge/core';
 import { isJsonObject } from '@autoforge/core';
 import type { DependencyGraph } from '@autoforge/depgraph';
 import { fromJSON } from '@autoforge/depgraph';
+import type { AblationRow } from '../ablation.js';
 import { CliError } from '../errors.js';
 import type { RunRecord } from '../run-dir.js';
 import { readJsonlLines, recordProblem, RUN_FILES } from '../run-dir.js';
@@ -25,18 +26,6 @@ export interface MetricsRow {
   loss?: number;
   kl?: number;
   episodes?: number;
-}
-
-/** One run of `autoforge ablate` (one configuration and seed). */
-export interface AblationRow {
-  algo: string;
-  judge: boolean;
-  userErrorRate: number;
-  seed: number;
-  heldOutBefore: number;
-  heldOutAfter: number;
-  /** Training success rate per iteration. */
-  curve: number[];
 }
 
 /** `ablation/ablation.json`. */
@@ -133,18 +122,20 @@ function ablation(value: unknown, shown: string): Ablation {
     const where = `${shown}: /rows/${i}`;
     need(isJsonObject(r), where, 'an object');
     const row = r as JsonObject;
-    need(isString(row.algo), `${where}/algo`, 'a string');
+    need(row.algo === 'erpo' || row.algo === 'grpo', `${where}/algo`, '"erpo" or "grpo"');
     need(typeof row.judge === 'boolean', `${where}/judge`, 'a boolean');
     for (const key of ['heldOutBefore', 'heldOutAfter'] as const) need(isNumber(row[key]), `${where}/${key}`, 'a number');
     need(Array.isArray(row.curve) && row.curve.every(isNumber), `${where}/curve`, 'an array of numbers');
     return {
-      algo: row.algo as string,
+      algo: row.algo as AblationRow['algo'],
       judge: row.judge as boolean,
       userErrorRate: isNumber(row.userErrorRate) ? row.userErrorRate : 0,
       seed: isNumber(row.seed) ? row.seed : 0,
       heldOutBefore: row.heldOutBefore as number,
       heldOutAfter: row.heldOutAfter as number,
       curve: row.curve as number[],
+      // Older ablations (before the judge's masked share was recorded) have none.
+      maskedShare: Array.isArray(row.maskedShare) && row.maskedShare.every(isNumber) ? (row.maskedShare as number[]) : [],
     };
   });
   const iterations = (value as JsonObject).iterations;

@@ -4,6 +4,7 @@ import { completeJson, isLlmError } from '@autoforge/llm';
 import { JudgeError } from '../error.js';
 import type { UserErrorKind } from '@autoforge/core';
 import type { Judge } from '../judge.js';
+import { verdictFor } from '../judge.js';
 import { USER_ERROR_KINDS } from '@autoforge/core';
 import { LLM_JUDGE_PROMPT } from './prompt.js';
 
@@ -305,20 +306,15 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       if (raw.agentFault !== undefined && raw.agentFault !== null) metadata.agentFault = raw.agentFault;
       if (raw.explanation !== undefined) metadata.explanation = raw.explanation;
       if (userError !== raw.userError) metadata.normalized = `userError ${String(userError)}: severity ${raw.severity} with ${kinds.length} kind(s)`;
-      return {
-        trajectoryId: trajectory.id,
-        taskId: trajectory.taskId,
-        envId: trajectory.envId,
-        rollout: trajectory.rollout,
+      return verdictFor(trajectory, name, {
         userError,
         kinds,
         blame,
         severity: raw.severity,
         decidingMessage: raw.decidingMessage,
         evidence: [...raw.evidence].sort((a, b) => a.messageIndex - b.messageIndex).map((e) => ({ messageIndex: e.messageIndex, note: e.note })),
-        judge: name,
         metadata,
-      };
+      });
     },
   };
 }
