@@ -1,9 +1,13 @@
 import type { Location } from './error.js';
 
-/** A problem found in an input (a document, LLM output, an agent's tool call). */
-export interface Issue extends Location {
-  /** A stable, machine-readable code. */
-  code: string;
+/**
+ * A problem found in an input (a document, LLM output, an agent's tool call). `C` is the
+ * package's union of issue codes (`E_*` for errors, `W_*` for warnings), e.g.
+ * `Issue<SpecIssueCode>` from `@autoforge/env-runtime`.
+ */
+export interface Issue<C extends string = string> extends Location {
+  /** A stable, machine-readable code: `E_` or `W_` and upper-case words. */
+  code: C;
   /** What is wrong, for a person. */
   message: string;
   /** `error` makes the whole result fail; `warning` is reported beside a value. */

@@ -99,7 +99,7 @@ export function compileTask(blueprint: Blueprint, environment: Environment, opti
   const maxCalls = positive(options.maxCalls, 150, 'maxCalls');
   const checked = validateBlueprint(blueprint, environment.tools);
   if (!checked.ok) {
-    const reason = checked.issues.some((i) => i.code === 'unbound_parameter') ? 'unbound_parameter' : 'invalid_blueprint';
+    const reason = checked.issues.some((i) => i.code === 'E_UNBOUND_PARAMETER') ? 'unbound_parameter' : 'invalid_blueprint';
     return { ok: false, reason, issues: checked.issues };
   }
   const budget = { calls: 0, max: maxCalls };

@@ -12,6 +12,7 @@ export type {
 export type { MergeSequencesOptions } from './merge-sequences.js';
 export { mergeSequences } from './merge-sequences.js';
 export { validateBlueprint } from './validate-blueprint.js';
+export type { BlueprintIssueCode } from './validate-blueprint.js';
 export { topologicalOrder } from './topological-order.js';
 export type { Difficulty } from './difficulty.js';
 export { difficulty } from './difficulty.js';

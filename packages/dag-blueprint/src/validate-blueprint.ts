@@ -5,6 +5,18 @@ import type { ArgSource, Blueprint, BlueprintNode } from './blueprint.js';
 import { toGraph } from './dag.js';
 import { itemsOf, schemaAt, typeOf, typeOfValue, typesFit } from './schema-at.js';
 
+/** The codes of `validateBlueprint`'s issues. */
+export type BlueprintIssueCode =
+  | 'E_DUPLICATE_NODE'
+  | 'E_UNKNOWN_TOOL'
+  | 'E_UNKNOWN_PARAMETER'
+  | 'E_UNBOUND_PARAMETER'
+  | 'E_UNKNOWN_SOURCE'
+  | 'E_CONDITIONAL_SOURCE'
+  | 'E_EDGE_MISMATCH'
+  | 'E_CYCLE'
+  | 'E_TYPE_MISMATCH';
+
 /**
  * Checks a blueprint against the tools it calls: node ids unique; every tool known; every
  * required parameter bound by exactly one source and no unknown parameter bound; every source
@@ -16,22 +28,22 @@ import { itemsOf, schemaAt, typeOf, typeOfValue, typesFit } from './schema-at.js
  * A conditional call (`when`) must name a `compare` node (with its `when` edge), and nothing may
  * read a conditional call's output.
  *
- * Issue codes: `duplicate_node`, `unknown_tool`, `unknown_parameter`, `unbound_parameter`,
- * `unknown_source`, `conditional_source`, `edge_mismatch`, `cycle`, `type_mismatch`.
+ * Issue codes: `E_DUPLICATE_NODE`, `E_UNKNOWN_TOOL`, `E_UNKNOWN_PARAMETER`, `E_UNBOUND_PARAMETER`,
+ * `E_UNKNOWN_SOURCE`, `E_CONDITIONAL_SOURCE`, `E_EDGE_MISMATCH`, `E_CYCLE`, `E_TYPE_MISMATCH`.
  */
-export function validateBlueprint(blueprint: Blueprint, tools: readonly ToolSpec[]): Result<void> {
-  const issues: Issue[] = [];
-  const add = (code: string, pointer: string, message: string): void => {
+export function validateBlueprint(blueprint: Blueprint, tools: readonly ToolSpec[]): Result<void, Issue<BlueprintIssueCode>> {
+  const issues: Issue<BlueprintIssueCode>[] = [];
+  const add = (code: BlueprintIssueCode, pointer: string, message: string): void => {
     issues.push({ code, pointer, message: `dag-blueprint: ${blueprint.id}${pointer}: ${message}` });
   };
   const toolByName = new Map(tools.map((t) => [t.name, t]));
   const byId = new Map<string, BlueprintNode>();
   const factNode = new Map<string, string>();
   blueprint.nodes.forEach((node, i) => {
-    if (byId.has(node.id)) add('duplicate_node', `/nodes/${i}/id`, `node id "${node.id}" is used twice`);
+    if (byId.has(node.id)) add('E_DUPLICATE_NODE', `/nodes/${i}/id`, `node id "${node.id}" is used twice`);
     byId.set(node.id, node);
     if (node.kind === 'user') {
-      if (factNode.has(node.fact)) add('duplicate_node', `/nodes/${i}/fact`, `fact "${node.fact}" is used twice`);
+      if (factNode.has(node.fact)) add('E_DUPLICATE_NODE', `/nodes/${i}/fact`, `fact "${node.fact}" is used twice`);
       factNode.set(node.fact, node.id);
     }
   });
@@ -64,7 +76,7 @@ export function validateBlueprint(blueprint: Blueprint, tools: readonly ToolSpec
     if ('user' in source) {
       const id = factNode.get(source.user);
       if (id === undefined) {
-        add('unknown_source', pointer, `no user node has fact "${source.user}"`);
+        add('E_UNKNOWN_SOURCE', pointer, `no user node has fact "${source.user}"`);
         return false;
       }
       needed.add(edgeKey(id, to, parameter));
@@ -72,11 +84,11 @@ export function validateBlueprint(blueprint: Blueprint, tools: readonly ToolSpec
     }
     const from = byId.get(source.from);
     if (!from) {
-      add('unknown_source', pointer, `node "${source.from}" does not exist`);
+      add('E_UNKNOWN_SOURCE', pointer, `node "${source.from}" does not exist`);
       return false;
     }
     if (from.kind === 'tool' && from.when !== undefined) {
-      add('conditional_source', pointer, `"${source.from}" runs only on a branch; nothing may read it`);
+      add('E_CONDITIONAL_SOURCE', pointer, `"${source.from}" runs only on a branch; nothing may read it`);
       return false;
     }
     needed.add(edgeKey(source.from, to, parameter));
@@ -87,29 +99,29 @@ export function validateBlueprint(blueprint: Blueprint, tools: readonly ToolSpec
     if (node.kind === 'reasoning') {
       checkSource(node.input, node.id, 'input', `/nodes/${i}/input`);
       if (node.params.via && !toolByName.has(node.params.via.tool)) {
-        add('unknown_tool', `/nodes/${i}/params/via/tool`, `tool "${node.params.via.tool}" does not exist`);
+        add('E_UNKNOWN_TOOL', `/nodes/${i}/params/via/tool`, `tool "${node.params.via.tool}" does not exist`);
       }
       return;
     }
     if (node.kind !== 'tool') return;
     if (node.when !== undefined) {
       const cond = byId.get(node.when);
-      if (cond?.kind !== 'reasoning' || cond.op !== 'compare') add('unknown_source', `/nodes/${i}/when`, `"${node.when}" is not a compare node`);
+      if (cond?.kind !== 'reasoning' || cond.op !== 'compare') add('E_UNKNOWN_SOURCE', `/nodes/${i}/when`, `"${node.when}" is not a compare node`);
       else needed.add(edgeKey(node.when, node.id, 'when'));
     }
     const tool = toolByName.get(node.tool);
     if (!tool) {
-      add('unknown_tool', `/nodes/${i}/tool`, `tool "${node.tool}" does not exist`);
+      add('E_UNKNOWN_TOOL', `/nodes/${i}/tool`, `tool "${node.tool}" does not exist`);
       return;
     }
     const props = (tool.parameters.properties ?? {}) as Record<string, JsonSchema>;
     for (const parameter of tool.parameters.required ?? []) {
-      if (!(parameter in node.args)) add('unbound_parameter', `/nodes/${i}/args/${parameter}`, `required parameter "${parameter}" of ${node.tool} has no source`);
+      if (!(parameter in node.args)) add('E_UNBOUND_PARAMETER', `/nodes/${i}/args/${parameter}`, `required parameter "${parameter}" of ${node.tool} has no source`);
     }
     for (const [parameter, source] of Object.entries(node.args)) {
       const pointer = `/nodes/${i}/args/${parameter}`;
       if (!(parameter in props)) {
-        add('unknown_parameter', pointer, `${node.tool} has no parameter "${parameter}"`);
+        add('E_UNKNOWN_PARAMETER', pointer, `${node.tool} has no parameter "${parameter}"`);
         continue;
       }
       if (!checkSource(source, node.id, parameter, pointer)) continue;
@@ -119,7 +131,7 @@ export function validateBlueprint(blueprint: Blueprint, tools: readonly ToolSpec
       const targetType = typeOf(target);
       const fits =
         typesFit(sourceType, targetType) || (targetType === 'array' && typesFit(sourceType, typeOf(itemsOf(target))));
-      if (!fits) add('type_mismatch', pointer, `a ${sourceType} cannot feed ${node.tool}.${parameter} (${targetType})`);
+      if (!fits) add('E_TYPE_MISMATCH', pointer, `a ${sourceType} cannot feed ${node.tool}.${parameter} (${targetType})`);
     }
   });
 
@@ -127,19 +139,19 @@ export function validateBlueprint(blueprint: Blueprint, tools: readonly ToolSpec
   blueprint.edges.forEach((e, i) => {
     if (e.kind === 'state') {
       // An ordering between two calls: both must be tool nodes.
-      if (byId.get(e.from)?.kind !== 'tool' || byId.get(e.to)?.kind !== 'tool') add('edge_mismatch', `/edges/${i}`, `state edge ${e.from} → ${e.to} must join two tool nodes`);
+      if (byId.get(e.from)?.kind !== 'tool' || byId.get(e.to)?.kind !== 'tool') add('E_EDGE_MISMATCH', `/edges/${i}`, `state edge ${e.from} → ${e.to} must join two tool nodes`);
       return;
     }
     const key = edgeKey(e.from, e.to, e.parameter);
     have.add(key);
-    if (!needed.has(key)) add('edge_mismatch', `/edges/${i}`, `edge ${e.from} → ${e.to} (${e.parameter}) stands for no source`);
+    if (!needed.has(key)) add('E_EDGE_MISMATCH', `/edges/${i}`, `edge ${e.from} → ${e.to} (${e.parameter}) stands for no source`);
   });
   for (const key of needed) {
     if (!have.has(key)) {
       const [from, to, parameter] = key.split('\u0000');
-      add('edge_mismatch', '/edges', `no edge ${from} → ${to} (${parameter}) for its source`);
+      add('E_EDGE_MISMATCH', '/edges', `no edge ${from} → ${to} (${parameter}) for its source`);
     }
   }
-  if (hasCycle(toGraph(blueprint))) add('cycle', '/edges', 'the blueprint has a cycle');
+  if (hasCycle(toGraph(blueprint))) add('E_CYCLE', '/edges', 'the blueprint has a cycle');
   return issues.length > 0 ? err(issues) : ok(undefined);
 }

@@ -173,7 +173,7 @@ describe('validateBlueprint', () => {
     if (get?.kind === 'tool') delete get.args.user_id;
     bp.edges = bp.edges.filter((e) => e.to !== 'get_user_details');
     const r = validateBlueprint(bp, retail.environment.tools);
-    expect(r.ok ? [] : r.issues.map((i) => i.code)).toEqual(['unbound_parameter']);
+    expect(r.ok ? [] : r.issues.map((i) => i.code)).toEqual(['E_UNBOUND_PARAMETER']);
   });
 
   it('reports a cycle', () => {
@@ -184,7 +184,7 @@ describe('validateBlueprint', () => {
     bp.edges = bp.edges.filter((e) => e.from !== 'user:email');
     bp.nodes = bp.nodes.filter((n) => n.id !== 'user:email');
     const r = validateBlueprint(bp, retail.environment.tools);
-    expect(r.ok ? [] : r.issues.map((i) => i.code)).toEqual(['cycle']);
+    expect(r.ok ? [] : r.issues.map((i) => i.code)).toEqual(['E_CYCLE']);
     expect(() => topologicalOrder(bp)).toThrow(expect.objectContaining({ code: 'E_INVALID_BLUEPRINT' }));
   });
 
@@ -195,8 +195,8 @@ describe('validateBlueprint', () => {
     bp.edges.push({ from: 'ghost', to: 'get_user_details', parameter: 'x' });
     const r = validateBlueprint(bp, retail.environment.tools);
     const codes = r.ok ? [] : r.issues.map((i) => i.code);
-    expect(codes).toContain('type_mismatch');
-    expect(codes).toContain('edge_mismatch');
+    expect(codes).toContain('E_TYPE_MISMATCH');
+    expect(codes).toContain('E_EDGE_MISMATCH');
   });
 });
 

@@ -123,7 +123,7 @@ describe('createEnvironment: output schemas', () => {
   it('compiles output schemas only when validateOutputs is on, at their first use', async () => {
     expect(validateEnvironmentSpec(spec({ type: 'object' }, dangling))).toMatchObject({
       ok: false,
-      issues: [{ code: 'schema_compile', pointer: '/tools/0/outputSchema' }],
+      issues: [{ code: 'E_SCHEMA_COMPILE', pointer: '/tools/0/outputSchema' }],
     });
     const lenient = await createEnvironment(spec({ type: 'object' }, dangling), { natives });
     expect(lenient.createSession().stepSync({ id: '1', name: 'echo', arguments: '{}' })).toEqual({ ok: true, output: {} });
@@ -139,7 +139,7 @@ describe('createEnvironment: output schemas', () => {
   it('still rejects an output schema that breaks the meta-schema when creating', async () => {
     await expect(createEnvironment(spec({ type: 'object' }, { type: 'nonsense' as 'object' }), { natives })).rejects.toMatchObject({
       code: 'E_INVALID_SPEC',
-      issues: [{ code: 'schema_compile', pointer: '/tools/0/outputSchema' }],
+      issues: [{ code: 'E_SCHEMA_COMPILE', pointer: '/tools/0/outputSchema' }],
     });
   });
 });

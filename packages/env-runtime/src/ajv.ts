@@ -129,8 +129,8 @@ function messageOf(error: ErrorObject): string {
 }
 
 /** Ajv errors as located issues (`env-runtime: /pointer: message`), at most `limit` of them. */
-export function ajvIssues(errors: readonly ErrorObject[] | null | undefined, base: string, code: string, limit = 50): Issue[] {
-  const issues: Issue[] = [];
+export function ajvIssues<C extends string>(errors: readonly ErrorObject[] | null | undefined, base: string, code: C, limit = 50): Issue<C>[] {
+  const issues: Issue<C>[] = [];
   const seen = new Set<string>();
   for (const error of errors ?? []) {
     // if/then and anyOf wrappers repeat what the inner errors say.

@@ -15,6 +15,7 @@ import type { EnvironmentSpec } from './spec.js';
 import type { Base, BaseCollection } from './state.js';
 import { buildBase } from './state.js';
 import type { NativeTool } from './tool-context.js';
+import type { StateIssueCode } from './validate-spec.js';
 import { checkSpec } from './validate-spec.js';
 import { compileDriverTool } from './drivers/registry.js';
 
@@ -175,13 +176,13 @@ export class Environment {
   }
 
   /** Validates a state document against the spec's `stateSchema` (issues carry JSON pointers). */
-  validateState(state: unknown): Result<JsonObject> {
+  validateState(state: unknown): Result<JsonObject, Issue<StateIssueCode>> {
     const validate = this.#stateValidator;
     if (!isJsonObject(state)) {
-      return err({ code: 'state_invalid', message: 'env-runtime: /: the state must be a JSON object', pointer: '' });
+      return err({ code: 'E_STATE_INVALID', message: 'env-runtime: /: the state must be a JSON object', pointer: '' });
     }
     if (validate === undefined || validate(state)) return ok(state);
-    return err(ajvIssues(validate.errors, '', 'state_invalid'));
+    return err(ajvIssues(validate.errors, '', 'E_STATE_INVALID'));
   }
 
   /** Releases the sandbox. Every session of the environment is closed with it. */

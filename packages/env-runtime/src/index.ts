@@ -30,6 +30,7 @@ export { evaluateArithmetic } from './drivers/records.js';
 export type { ReferenceField, ReferenceParams } from './drivers/reference.js';
 export { referenceAnswer, referenceKey } from './drivers/reference.js';
 export { ENVIRONMENT_SPEC_SCHEMA, validateEnvironmentSpec } from './validate-spec.js';
+export type { SpecIssueCode, StateIssueCode } from './validate-spec.js';
 export type { CreateEnvironmentOptions } from './environment.js';
 export type { SandboxIsolation } from './sandbox.js';
 export { Environment, createEnvironment, createEnvironmentSync } from './environment.js';

@@ -440,7 +440,7 @@ describe('createEnvironment', () => {
     const bad = { ...shopSpec(), seedState: { ...SHOP_SEED, meta: { order_count: -1 } } };
     const error = await createEnvironment(bad, { natives: SHOP_NATIVES }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EnvRuntimeError);
-    expect(error).toMatchObject({ code: 'E_INVALID_SPEC', issues: [{ code: 'seed_invalid', pointer: '/seedState/meta/order_count' }] });
+    expect(error).toMatchObject({ code: 'E_INVALID_SPEC', issues: [{ code: 'E_SEED_INVALID', pointer: '/seedState/meta/order_count' }] });
   });
 
   it('throws E_OPTIONS for limits out of range', async () => {

@@ -24,12 +24,12 @@ describe('validateEnvironmentSpec', () => {
   });
 
   it.each([
-    ['null', null, [{ code: 'invalid_spec', pointer: '' }]],
-    ['a wrong version', { ...shopSpec(), specVersion: 2 }, [{ code: 'invalid_spec', pointer: '/specVersion' }]],
-    ['a missing name', { ...shopSpec(), name: undefined }, [{ code: 'invalid_spec', pointer: '/name' }]],
-    ['an unknown property', { ...shopSpec(), extra: 1 }, [{ code: 'invalid_spec', pointer: '/extra' }]],
-    ['a clock start that is no date-time', { ...shopSpec(), clock: { start: 'tomorrow' } }, [{ code: 'invalid_spec', pointer: '/clock/start' }]],
-    ['a fractional idSeed', { ...shopSpec(), idSeed: 1.5 }, [{ code: 'invalid_spec', pointer: '/idSeed' }]],
+    ['null', null, [{ code: 'E_SPEC_SHAPE', pointer: '' }]],
+    ['a wrong version', { ...shopSpec(), specVersion: 2 }, [{ code: 'E_SPEC_SHAPE', pointer: '/specVersion' }]],
+    ['a missing name', { ...shopSpec(), name: undefined }, [{ code: 'E_SPEC_SHAPE', pointer: '/name' }]],
+    ['an unknown property', { ...shopSpec(), extra: 1 }, [{ code: 'E_SPEC_SHAPE', pointer: '/extra' }]],
+    ['a clock start that is no date-time', { ...shopSpec(), clock: { start: 'tomorrow' } }, [{ code: 'E_SPEC_SHAPE', pointer: '/clock/start' }]],
+    ['a fractional idSeed', { ...shopSpec(), idSeed: 1.5 }, [{ code: 'E_SPEC_SHAPE', pointer: '/idSeed' }]],
   ])('locates the shape problem of %s', (_name, value, expected) => {
     expect(issuesOf(value)).toEqual(expected);
   });
@@ -42,9 +42,9 @@ describe('validateEnvironmentSpec', () => {
     });
     expect(issuesOf(spec)).toEqual(
       expect.arrayContaining([
-        { code: 'invalid_spec', pointer: '/tools/0/implementation/kind' },
-        { code: 'invalid_spec', pointer: '/tools/2/implementation/source' },
-        { code: 'invalid_spec', pointer: '/tools/1/implementation/extra' },
+        { code: 'E_SPEC_SHAPE', pointer: '/tools/0/implementation/kind' },
+        { code: 'E_SPEC_SHAPE', pointer: '/tools/2/implementation/source' },
+        { code: 'E_SPEC_SHAPE', pointer: '/tools/1/implementation/extra' },
       ]),
     );
   });
@@ -53,7 +53,7 @@ describe('validateEnvironmentSpec', () => {
     const spec = withTool((tools) => {
       (tools[3] as { name: string }).name = tools[0]!.name;
     });
-    expect(issuesOf(spec)).toEqual([{ code: 'duplicate_tool', pointer: '/tools/3/name' }]);
+    expect(issuesOf(spec)).toEqual([{ code: 'E_DUPLICATE_TOOL', pointer: '/tools/3/name' }]);
   });
 
   it('reports schemas that do not compile, and parameters that are not objects', () => {
@@ -62,9 +62,9 @@ describe('validateEnvironmentSpec', () => {
       tools[1]!.parameters = { type: 'array' };
     });
     expect(issuesOf({ ...spec, stateSchema: { type: 'object', minProperties: 'x' } })).toEqual([
-      { code: 'schema_compile', pointer: '/tools/0/parameters' },
-      { code: 'parameters_not_object', pointer: '/tools/1/parameters/type' },
-      { code: 'schema_compile', pointer: '/stateSchema' },
+      { code: 'E_SCHEMA_COMPILE', pointer: '/tools/0/parameters' },
+      { code: 'E_PARAMETERS_NOT_OBJECT', pointer: '/tools/1/parameters/type' },
+      { code: 'E_SCHEMA_COMPILE', pointer: '/stateSchema' },
     ]);
   });
 
@@ -79,13 +79,13 @@ describe('validateEnvironmentSpec', () => {
     const spec = withTool((tools) => {
       tools[0]!.implementation = { kind: 'js', source: 'function main(args) { return 1; }' };
     });
-    expect(issuesOf(spec)).toEqual([{ code: 'missing_run', pointer: '/tools/0/implementation/source' }]);
+    expect(issuesOf(spec)).toEqual([{ code: 'E_MISSING_RUN', pointer: '/tools/0/implementation/source' }]);
   });
 
   it('reports listed collections that are not objects of records', () => {
     expect(issuesOf({ ...shopSpec(), collections: ['users', 'meta', 'absent'] })).toEqual([
-      { code: 'collection_invalid', pointer: '/collections/1' },
-      { code: 'collection_invalid', pointer: '/collections/2' },
+      { code: 'E_COLLECTION_INVALID', pointer: '/collections/1' },
+      { code: 'E_COLLECTION_INVALID', pointer: '/collections/2' },
     ]);
   });
 

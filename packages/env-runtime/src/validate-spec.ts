@@ -163,9 +163,28 @@ const DEFINES_RUN = /\bfunction\s*\*?\s*run\s*\(|\b(?:const|let|var)\s+run\s*=/;
 
 let specValidator: ValidateFunction | undefined;
 
+/**
+ * The codes of a spec's issues: its shape (`E_SPEC_SHAPE`, against `ENVIRONMENT_SPEC_SCHEMA`),
+ * a tool name used twice, a schema that does not compile, a parameters schema that is not an
+ * object's, a js source without `run`, a driver's bad parameters, a collection that is not an
+ * object of records, a seed state that does not match the state schema.
+ */
+export type SpecIssueCode =
+  | 'E_SPEC_SHAPE'
+  | 'E_DUPLICATE_TOOL'
+  | 'E_SCHEMA_COMPILE'
+  | 'E_PARAMETERS_NOT_OBJECT'
+  | 'E_MISSING_RUN'
+  | 'E_DRIVER_INVALID'
+  | 'E_COLLECTION_INVALID'
+  | 'E_SEED_INVALID';
+
+/** The code of a state document's issues (`environment.validateState`). */
+export type StateIssueCode = 'E_STATE_INVALID';
+
 /** What checking a spec produced besides its issues (reused by `createEnvironment`). */
 export interface CheckedSpec {
-  issues: Issue[];
+  issues: Issue<SpecIssueCode>[];
   /** The compiled `parameters` of each tool (undefined where it did not compile). */
   parameters: (ValidateFunction | undefined)[];
   /** The compiled state schema, when it compiled. */
@@ -174,15 +193,15 @@ export interface CheckedSpec {
   collections: string[];
 }
 
-function issue(code: string, pointer: string, message: string): Issue {
+function issue(code: SpecIssueCode, pointer: string, message: string): Issue<SpecIssueCode> {
   return { code, message: `env-runtime: ${pointer || '/'}: ${message}`, pointer, severity: 'error' };
 }
 
-function compileAt(schema: unknown, pointer: string, issues: Issue[]): ValidateFunction | undefined {
+function compileAt(schema: unknown, pointer: string, issues: Issue<SpecIssueCode>[]): ValidateFunction | undefined {
   try {
     return compileCached(schema as JsonSchemaObject);
   } catch (e) {
-    issues.push(issue('schema_compile', pointer, `the schema does not compile: ${(e as Error).message}`));
+    issues.push(issue('E_SCHEMA_COMPILE', pointer, `the schema does not compile: ${(e as Error).message}`));
     return undefined;
   }
 }
@@ -209,7 +228,7 @@ export function checkSpec(value: unknown, options: CheckSpecOptions = {}): Check
   const result: CheckedSpec = { issues: [], parameters: [], state: undefined, collections: [] };
   specValidator ??= sharedAjv().compile(ENVIRONMENT_SPEC_SCHEMA);
   if (!specValidator(value)) {
-    result.issues = ajvIssues(specValidator.errors, '', 'invalid_spec');
+    result.issues = ajvIssues(specValidator.errors, '', 'E_SPEC_SHAPE');
     return result;
   }
   const spec = value as EnvironmentSpec;
@@ -220,31 +239,31 @@ export function checkSpec(value: unknown, options: CheckSpecOptions = {}): Check
     const at = `/tools/${i}`;
     const first = names.get(tool.name);
     if (first !== undefined) {
-      issues.push(issue('duplicate_tool', `${at}/name`, `tool name "${tool.name}" is already used by /tools/${first}`));
+      issues.push(issue('E_DUPLICATE_TOOL', `${at}/name`, `tool name "${tool.name}" is already used by /tools/${first}`));
     } else {
       names.set(tool.name, i);
     }
     const type = tool.parameters.type;
     if (type !== undefined && type !== 'object') {
-      issues.push(issue('parameters_not_object', `${at}/parameters/type`, 'the parameters schema must describe an object'));
+      issues.push(issue('E_PARAMETERS_NOT_OBJECT', `${at}/parameters/type`, 'the parameters schema must describe an object'));
     }
     result.parameters.push(compileAt(tool.parameters, `${at}/parameters`, issues));
     if (typeof tool.outputSchema === 'object') {
       if (options.outputSchemas === 'meta') {
         const wrong = metaSchemaErrors(tool.outputSchema);
         if (wrong !== undefined) {
-          issues.push(issue('schema_compile', `${at}/outputSchema`, `the schema does not compile: ${wrong}`));
+          issues.push(issue('E_SCHEMA_COMPILE', `${at}/outputSchema`, `the schema does not compile: ${wrong}`));
         }
       } else {
         compileAt(tool.outputSchema, `${at}/outputSchema`, issues);
       }
     }
     if (tool.implementation.kind === 'js' && !DEFINES_RUN.test(tool.implementation.source)) {
-      issues.push(issue('missing_run', `${at}/implementation/source`, 'the source does not define function run(args, ctx)'));
+      issues.push(issue('E_MISSING_RUN', `${at}/implementation/source`, 'the source does not define function run(args, ctx)'));
     }
     if (tool.implementation.kind === 'driver') {
       const problem = driverProblem(tool.implementation.driver, tool.implementation.version, tool.implementation.params, tool);
-      if (problem !== undefined) issues.push(issue('driver_invalid', `${at}/implementation${problem.pointer}`, problem.message));
+      if (problem !== undefined) issues.push(issue('E_DRIVER_INVALID', `${at}/implementation${problem.pointer}`, problem.message));
     }
   });
 
@@ -253,7 +272,7 @@ export function checkSpec(value: unknown, options: CheckSpecOptions = {}): Check
       const col = spec.seedState[name];
       if (!isJsonObject(col) || !Object.values(col).every((r) => isJsonObject(r))) {
         issues.push(
-          issue('collection_invalid', `/collections/${i}`, `seedState.${name} must exist and be an object of record objects`),
+          issue('E_COLLECTION_INVALID', `/collections/${i}`, `seedState.${name} must exist and be an object of record objects`),
         );
       }
     });
@@ -264,18 +283,18 @@ export function checkSpec(value: unknown, options: CheckSpecOptions = {}): Check
 
   result.state = compileAt(spec.stateSchema, '/stateSchema', issues);
   if (options.validateSeed !== false && result.state !== undefined && !result.state(spec.seedState)) {
-    issues.push(...ajvIssues(result.state.errors, '/seedState', 'seed_invalid'));
+    issues.push(...ajvIssues(result.state.errors, '/seedState', 'E_SEED_INVALID'));
   }
   return result;
 }
 
 /**
  * Validates an `EnvironmentSpec` read from anywhere (disk, an LLM, another process). Issues
- * carry JSON pointers into the spec and codes: `invalid_spec` (shape), `duplicate_tool`,
- * `schema_compile`, `parameters_not_object`, `missing_run`, `collection_invalid`,
- * `seed_invalid` (the seed state does not match the state schema).
+ * carry JSON pointers into the spec and codes: `E_SPEC_SHAPE` (shape), `E_DUPLICATE_TOOL`,
+ * `E_SCHEMA_COMPILE`, `E_PARAMETERS_NOT_OBJECT`, `E_MISSING_RUN`, `E_COLLECTION_INVALID`,
+ * `E_SEED_INVALID` (the seed state does not match the state schema).
  */
-export function validateEnvironmentSpec(value: unknown): Result<EnvironmentSpec> {
+export function validateEnvironmentSpec(value: unknown): Result<EnvironmentSpec, Issue<SpecIssueCode>> {
   const { issues } = checkSpec(value);
   return issues.length > 0 ? err(issues) : ok(value as EnvironmentSpec);
 }
