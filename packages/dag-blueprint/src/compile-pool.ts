@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { Piscina } from 'piscina';
 import type { Environment, EnvironmentSpec } from '@autoforge/env-runtime';
 import { createEnvironment } from '@autoforge/env-runtime';
 import type { Blueprint } from './blueprint.js';
@@ -34,10 +34,6 @@ export interface CompilePool {
   /** Stops the workers and closes the environments. */
   close(): Promise<void>;
 }
-
-/** Messages between the pool and a worker. */
-export type WorkerRequest = { type: 'job'; id: number; job: CompileJob };
-export type WorkerReply = { type: 'ready' } | { type: 'result'; id: number; result: CompileResult } | { type: 'error'; id: number; message: string };
 
 /**
  * A pool of worker threads that compile blueprints with {@link compileTask}, each on its own
@@ -85,78 +81,34 @@ function workerUrl(): URL {
   return here.endsWith('.ts') ? new URL('../dist/compile-worker.js', here) : new URL('./compile-worker.js', here);
 }
 
-async function workerPool(spec: EnvironmentSpec, count: number): Promise<CompilePool> {
-  const workers = Array.from({ length: count }, () => new Worker(workerUrl(), { workerData: { spec } }));
-  await Promise.all(
-    workers.map(
-      (w) =>
-        new Promise<void>((resolve, reject) => {
-          const onMessage = (m: WorkerReply): void => {
-            if (m.type === 'ready') {
-              w.off('message', onMessage);
-              w.off('error', reject);
-              resolve();
-            }
-          };
-          w.on('message', onMessage);
-          w.once('error', reject);
-        }),
-    ),
-  );
-  let busy = false;
+// piscina runs the threads and the queue: each thread builds one environment from the spec when it
+// starts (compile-worker.ts) and compiles one job at a time; results keep job order by index.
+function workerPool(spec: EnvironmentSpec, count: number): CompilePool {
+  const piscina = new Piscina<CompileJob, CompileResult>({
+    filename: workerUrl().href,
+    minThreads: count,
+    maxThreads: count,
+    idleTimeout: Number.POSITIVE_INFINITY,
+    workerData: { spec },
+  });
   return {
     workers: count,
     compile(jobs, onResult) {
-      if (busy) throw new DagBlueprintError('E_OPTIONS', 'dag-blueprint: CompilePool.compile: one batch at a time');
-      busy = true;
-      const results = new Array<CompileResult>(jobs.length);
-      let next = 0;
-      let done = 0;
-      return new Promise<CompileResult[]>((resolve, reject) => {
-        if (jobs.length === 0) {
-          busy = false;
-          resolve(results);
-          return;
-        }
-        const cleanup = (): void => {
-          for (const w of workers) {
-            w.removeAllListeners('message');
-            w.removeAllListeners('error');
+      return Promise.all(
+        jobs.map(async (job, index) => {
+          let result: CompileResult;
+          try {
+            result = await piscina.run(job);
+          } catch (error) {
+            throw new DagBlueprintError('E_OPTIONS', `dag-blueprint: CompilePool: job ${index}: ${error instanceof Error ? error.message : String(error)}`);
           }
-          busy = false;
-        };
-        const feed = (w: Worker): void => {
-          if (next >= jobs.length) return;
-          const id = next++;
-          const request: WorkerRequest = { type: 'job', id, job: jobs[id] as CompileJob };
-          w.postMessage(request);
-        };
-        for (const w of workers) {
-          w.on('message', (m: WorkerReply) => {
-            if (m.type === 'error') {
-              cleanup();
-              reject(new DagBlueprintError('E_OPTIONS', `dag-blueprint: CompilePool: job ${m.id}: ${m.message}`));
-              return;
-            }
-            if (m.type !== 'result') return;
-            results[m.id] = m.result;
-            onResult?.(m.id, m.result);
-            done += 1;
-            if (done === jobs.length) {
-              cleanup();
-              resolve(results);
-            } else feed(w);
-          });
-          w.on('error', (e) => {
-            cleanup();
-            reject(e);
-          });
-          feed(w);
-        }
-      });
+          onResult?.(index, result);
+          return result;
+        }),
+      );
     },
-    async close() {
-      await Promise.all(workers.map((w) => w.terminate()));
+    close() {
+      return piscina.destroy();
     },
   };
 }

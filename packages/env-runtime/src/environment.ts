@@ -9,8 +9,8 @@ import type { SessionBudgets } from './budgets.js';
 import { DEFAULT_BUDGETS } from './budgets.js';
 import type { SandboxIsolation, SandboxLimits, SandboxSource } from './sandbox.js';
 import { Sandbox } from './sandbox.js';
-import type { CreateSessionOptions, EnvironmentCore, Internal, RuntimeTool } from './session.js';
-import { Session } from './session.js';
+import type { CreateSessionOptions, EnvironmentCore, RuntimeTool, Session } from './session.js';
+import { SessionImpl } from './session.js';
 import type { EnvironmentSpec } from './spec.js';
 import type { Base, BaseCollection } from './state.js';
 import { buildBase } from './state.js';
@@ -105,7 +105,7 @@ interface EnvironmentParts {
  * A runnable environment: compiled argument validators, loaded sandboxed tools, the frozen seed
  * state. Create sessions from it; close it to release the sandbox.
  */
-export class Environment {
+export interface Environment {
   /** The spec's id. */
   readonly id: string;
   /** The spec it was created from (not copied: do not change it). */
@@ -114,13 +114,27 @@ export class Environment {
   readonly tools: readonly ToolSpec[];
   /** The state's collections. */
   readonly collections: readonly string[];
+  /** True after `close()`. */
+  readonly closed: boolean;
+  /** A new session on the seed state (or `options.initialState`). Cheap: O(1) for the seed. */
+  createSession(options?: CreateSessionOptions): Session;
+  /** Validates a state document against the spec's `stateSchema` (issues carry JSON pointers). */
+  validateState(state: unknown): Result<JsonObject, Issue<StateIssueCode>>;
+  /** Releases the sandbox. Every session of the environment is closed with it. */
+  close(): void;
+}
+
+/** The implementation of {@link Environment}, built by the package's factories. */
+export class EnvironmentImpl implements Environment {
+  readonly id: string;
+  readonly spec: EnvironmentSpec;
+  readonly tools: readonly ToolSpec[];
+  readonly collections: readonly string[];
   readonly #core: EnvironmentCore;
   readonly #stateValidator: ValidateFunction | undefined;
   #closed = false;
 
-  /** Not for direct use: environments come from `createEnvironment`. */
-  constructor(spec: EnvironmentSpec, internal: Internal) {
-    const parts = internal as unknown as EnvironmentParts;
+  constructor(spec: EnvironmentSpec, parts: EnvironmentParts) {
     this.id = spec.id;
     this.spec = spec;
     this.collections = Object.freeze([...parts.collections]);
@@ -164,18 +178,15 @@ export class Environment {
     };
   }
 
-  /** True after `close()`. */
   get closed(): boolean {
     return this.#closed;
   }
 
-  /** A new session on the seed state (or `options.initialState`). Cheap: O(1) for the seed. */
   createSession(options: CreateSessionOptions = {}): Session {
     this.#core.assertOpen();
-    return new Session(this.#core as unknown as Internal, options);
+    return new SessionImpl(this.#core, options);
   }
 
-  /** Validates a state document against the spec's `stateSchema` (issues carry JSON pointers). */
   validateState(state: unknown): Result<JsonObject, Issue<StateIssueCode>> {
     const validate = this.#stateValidator;
     if (!isJsonObject(state)) {
@@ -185,7 +196,6 @@ export class Environment {
     return err(ajvIssues(validate.errors, '', 'E_STATE_INVALID'));
   }
 
-  /** Releases the sandbox. Every session of the environment is closed with it. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
@@ -202,7 +212,7 @@ export class Environment {
 export async function createEnvironment(spec: EnvironmentSpec, options: CreateEnvironmentOptions = {}): Promise<Environment> {
   const prepared = prepareEnvironment(spec, options);
   const sandbox = prepared.sources.length > 0 ? await Sandbox.create(prepared.sources, prepared.limits) : undefined;
-  return new Environment(spec, { ...prepared.parts, sandbox } as unknown as Internal);
+  return new EnvironmentImpl(spec, { ...prepared.parts, sandbox });
 }
 
 /**
@@ -217,7 +227,7 @@ export function createEnvironmentSync(spec: EnvironmentSpec, options: CreateEnvi
       `createEnvironmentSync: tool "${prepared.sources[0]?.name ?? ''}" is sandboxed (kind "js"); use createEnvironment`,
     );
   }
-  return new Environment(spec, { ...prepared.parts, sandbox: undefined } as unknown as Internal);
+  return new EnvironmentImpl(spec, { ...prepared.parts, sandbox: undefined });
 }
 
 function prepareEnvironment(

@@ -40,7 +40,7 @@ export const RUN_FILES = {
 export type RunDirectoryIssueCode = 'E_RUN_NOT_FOUND' | 'E_RUN_READ' | 'E_RUN_LINE' | 'E_RUN_RECORD' | 'E_RUN_SPEC' | 'E_RUN_TASK';
 
 /** A problem of a run directory: `message` is complete and located (`file:line /pointer: …`). */
-export interface RunDirectoryIssue extends Issue<RunDirectoryIssueCode | SpecIssueCode> {}
+export type RunDirectoryIssue = Issue<RunDirectoryIssueCode | SpecIssueCode>;
 
 /** A record kind of a run directory, checked against core's JSON schema of its type. */
 export type RunRecordKind = 'task' | 'trajectory' | 'verdict';

@@ -93,11 +93,6 @@ class SnapshotImpl implements Snapshot {
   }
 }
 
-/** An opaque token: the package's classes are built by its factories, not by `new`. */
-export interface Internal {
-  readonly __internal: never;
-}
-
 /** Options of `environment.createSession`. */
 export interface CreateSessionOptions {
   /**
@@ -120,8 +115,64 @@ function thrownOutcome(e: unknown): ToolResult {
  * One episode's worth of state on an environment. Sessions are cheap (an overlay of changed
  * records over the environment's shared, frozen base); create one per rollout.
  */
-export class Session {
+export interface Session {
   /** The environment this session runs on. */
+  readonly environment: Environment;
+  /** Steps since the last reset (every `step` call counts, failed ones too). */
+  readonly stepCount: number;
+  /**
+   * Calls since the last reset whose writes changed the state (a record or value now differs
+   * from the one it replaced; known from each call's write set, nothing is hashed). A step
+   * changed the state iff it moved this count. Snapshots carry it.
+   */
+  readonly changeCount: number;
+  /** How many times `reset` was called. */
+  readonly resetCount: number;
+  /** True after `close()` (or the environment's `close()`). */
+  readonly closed: boolean;
+  /**
+   * Starts a new episode: the seed state (O(1)), a given state, or a snapshot's state; step and
+   * id counters go back to 0 and the reset count goes up by one.
+   */
+  reset(initialState?: JsonObject | Snapshot): void;
+  /**
+   * Answers one tool call synchronously (native and sandboxed tools alike). Expected failures
+   * are results, never exceptions: `unknown_tool`, `unparsable_arguments`, `invalid_arguments`
+   * (Ajv errors in `details`), `tool_error` (the thrown message), `timeout`, `memory_limit`,
+   * `output_invalid`. A failed call changes nothing. Throws only `E_CLOSED` and `E_REENTRANT`
+   * (also while a `step()` of this session is in flight). A sandboxed call in a worker blocks
+   * this thread until it answers or its hard deadline (then its worker is terminated); servers
+   * use `step()`, which leaves the event loop free.
+   */
+  stepSync(call: ToolCall): ToolResult;
+  /**
+   * `stepSync` as a promise. A sandboxed tool runs in a worker thread: the event loop stays free
+   * while it runs, and a call past `timeoutMs` ends as `timeout` when its worker is terminated
+   * (the session unchanged). Steps of one session run one after another, in call order.
+   */
+  step(call: ToolCall): Promise<ToolResult>;
+  /**
+   * The whole state, deep-frozen. Unchanged collections and records are the base's own
+   * objects (structural sharing); O(size of the changed collections), then cached until a call
+   * changes the state.
+   */
+  state(): JsonObject;
+  /** An immutable snapshot of state and counters; O(1) (the overlay is copied on the next write). */
+  snapshot(): Snapshot;
+  /** Puts the session exactly where the snapshot was taken: state and counters. */
+  restore(snapshot: Snapshot): void;
+  /**
+   * `digest(state())` of `@autoforge/core` (lowercase hex SHA-256 of the canonical JSON), computed
+   * without materializing the state: cached canonical bytes of the base are hashed around the
+   * changed records. Cached until the next write.
+   */
+  digest(): string;
+  /** Ends the session and drops its state; later calls throw `E_CLOSED`. */
+  close(): void;
+}
+
+/** The implementation of {@link Session}, built by the package's factories. */
+export class SessionImpl implements Session {
   readonly environment: Environment;
   readonly #core: EnvironmentCore;
   #base: Base;
@@ -144,35 +195,25 @@ export class Session {
   #running: Promise<void> | undefined;
   #epoch = 0;
 
-  /** Not for direct use: sessions come from `environment.createSession()`. */
-  constructor(internal: Internal, options: CreateSessionOptions = {}) {
-    const core = internal as unknown as EnvironmentCore;
+  constructor(core: EnvironmentCore, options: CreateSessionOptions = {}) {
     this.#core = core;
     this.environment = core.environment;
     this.#base = core.base;
     if (options.initialState !== undefined) this.#load(options.initialState, 'createSession');
   }
 
-  /** Steps since the last reset (every `step` call counts, failed ones too). */
   get stepCount(): number {
     return this.#stepCount;
   }
 
-  /**
-   * Calls since the last reset whose writes changed the state (a record or value now differs
-   * from the one it replaced; known from each call's write set, nothing is hashed). A step
-   * changed the state iff it moved this count. Snapshots carry it.
-   */
   get changeCount(): number {
     return this.#changeCount;
   }
 
-  /** How many times `reset` was called. */
   get resetCount(): number {
     return this.#resetCount;
   }
 
-  /** True after `close()` (or the environment's `close()`). */
   get closed(): boolean {
     return this.#closed || this.environment.closed;
   }
@@ -203,10 +244,6 @@ export class Session {
     this.#state = undefined;
   }
 
-  /**
-   * Starts a new episode: the seed state (O(1)), a given state, or a snapshot's state; step and
-   * id counters go back to 0 and the reset count goes up by one.
-   */
   reset(initialState?: JsonObject | Snapshot): void {
     this.#assertOpen();
     if (initialState === undefined) {
@@ -226,15 +263,6 @@ export class Session {
     this.#resetCount += 1;
   }
 
-  /**
-   * Answers one tool call synchronously (native and sandboxed tools alike). Expected failures
-   * are results, never exceptions: `unknown_tool`, `unparsable_arguments`, `invalid_arguments`
-   * (Ajv errors in `details`), `tool_error` (the thrown message), `timeout`, `memory_limit`,
-   * `output_invalid`. A failed call changes nothing. Throws only `E_CLOSED` and `E_REENTRANT`
-   * (also while a `step()` of this session is in flight). A sandboxed call in a worker blocks
-   * this thread until it answers or its hard deadline (then its worker is terminated); servers
-   * use `step()`, which leaves the event loop free.
-   */
   stepSync(call: ToolCall): ToolResult {
     this.#assertOpen();
     if (this.#running !== undefined) {
@@ -433,11 +461,6 @@ export class Session {
     }
   }
 
-  /**
-   * `stepSync` as a promise. A sandboxed tool runs in a worker thread: the event loop stays free
-   * while it runs, and a call past `timeoutMs` ends as `timeout` when its worker is terminated
-   * (the session unchanged). Steps of one session run one after another, in call order.
-   */
   async step(call: ToolCall): Promise<ToolResult> {
     this.#assertOpen();
     while (this.#running !== undefined) await this.#running;
@@ -478,18 +501,12 @@ export class Session {
     return this.#end(tool, call, tx, outcome);
   }
 
-  /**
-   * The whole state, deep-frozen. Unchanged collections and records are the base's own
-   * objects (structural sharing); O(size of the changed collections), then cached until a call
-   * changes the state.
-   */
   state(): JsonObject {
     this.#assertOpen();
     this.#state ??= materialize(this.#base, this.#overlay);
     return this.#state;
   }
 
-  /** An immutable snapshot of state and counters; O(1) (the overlay is copied on the next write). */
   snapshot(): Snapshot {
     this.#assertOpen();
     this.#overlayShared = true;
@@ -503,7 +520,6 @@ export class Session {
     );
   }
 
-  /** Puts the session exactly where the snapshot was taken: state and counters. */
   restore(snapshot: Snapshot): void {
     this.#assertOpen();
     if (!(snapshot instanceof SnapshotImpl)) {
@@ -517,18 +533,12 @@ export class Session {
     this.#changeCount = snapshot.changes;
   }
 
-  /**
-   * `digest(state())` of `@autoforge/core` (lowercase hex SHA-256 of the canonical JSON), computed
-   * without materializing the state: cached canonical bytes of the base are hashed around the
-   * changed records. Cached until the next write.
-   */
   digest(): string {
     this.#assertOpen();
     this.#digest ??= stateDigest(this.#base, this.#overlay);
     return this.#digest;
   }
 
-  /** Ends the session and drops its state; later calls throw `E_CLOSED`. */
   close(): void {
     this.#closed = true;
     this.#epoch += 1;

@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { digest } from '@autoforge/core';
-import { Session } from '@autoforge/env-runtime';
+import type { Session } from '@autoforge/env-runtime';
+import { createEnvironment } from '@autoforge/env-runtime';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EnvironmentServer, EnvironmentServerOptions, ServeCatalog } from './server.js';
 import { createEnvironmentServer } from './server.js';
@@ -263,7 +264,11 @@ describe('createEnvironmentServer', () => {
     it('answers 504 call_timeout when a step does not settle within callTimeoutMs', async () => {
       const server = await serve({ callTimeoutMs: 30 });
       const id = await open(server);
-      vi.spyOn(Session.prototype, 'step').mockImplementation(() => new Promise(() => undefined));
+      // Sessions are built by env-runtime's factories; every session shares one prototype.
+      const probe = await createEnvironment(catalog.specs[0]!);
+      const prototype = Object.getPrototypeOf(probe.createSession()) as Session;
+      probe.close();
+      vi.spyOn(prototype, 'step').mockImplementation(() => new Promise(() => undefined));
       const reply = await step(server, id, { name: 'get_note', arguments: { note_id: 'n1' } });
       expect(reply.status).toBe(504);
       expect(reply.body.error.code).toBe('call_timeout');
