@@ -51,11 +51,11 @@ function argumentValues(args: JsonObject): string[] {
  * Returns one issue per ambiguous call (empty when every lookup is unambiguous), each with the
  * call's index as `pointer` (`/goldCalls/2`) and the competing record's id in the message.
  */
-export function ambiguousLookups(task: Task, environment: Environment): Issue[] {
+export function ambiguousLookups(task: Task, environment: Environment): Issue<'E_AMBIGUOUS_LOOKUP'>[] {
   const told = new Set<string>();
   for (const fact of task.userFacts) for (const s of scalarsIn(fact.value)) told.add(s);
   const session = isJsonObject(task.initialState) ? environment.createSession({ initialState: task.initialState }) : environment.createSession();
-  const issues: Issue[] = [];
+  const issues: Issue<'E_AMBIGUOUS_LOOKUP'>[] = [];
   try {
     for (const [k, call] of task.goldCalls.entries()) {
       const state = session.state();
@@ -83,7 +83,7 @@ export function ambiguousLookups(task: Task, environment: Environment): Issue[] 
         if (!matching.includes(chosen) || matching.length < 2) continue;
         const other = matching.find((id) => id !== chosen) as string;
         issues.push({
-          code: 'ambiguous_lookup',
+          code: 'E_AMBIGUOUS_LOOKUP',
           message: `dag-blueprint: gold call ${k + 1} (${call.name}) found ${name} "${chosen}", but "${other}" holds the same values the user gives (${given.join(', ')})`,
           pointer: `/goldCalls/${k}`,
         });

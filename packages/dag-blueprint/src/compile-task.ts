@@ -18,6 +18,7 @@ import { namedIdChoices } from './named-ids.js';
 import { factChoices, indexState, isDeferred } from './user-values.js';
 import type { EffectfulTool } from './effect-facts.js';
 import { effectFactChoices } from './effect-facts.js';
+import type { BlueprintIssueCode } from './validate-blueprint.js';
 import { validateBlueprint } from './validate-blueprint.js';
 import { stepDigests } from './verify-task.js';
 
@@ -40,8 +41,22 @@ export const REJECTION_REASONS: readonly RejectionReason[] = [
   'invalid_blueprint',
 ];
 
+/**
+ * Issue codes of a failed {@link CompileResult}: the rejection reason in upper case
+ * (`E_EXECUTION_FAILED` for `execution_failed`, …), `E_MISSING_FACT` (nothing in the state can
+ * supply a parameter; with `no_candidate_values`), or the blueprint's own issues
+ * (`BlueprintIssueCode`, with `invalid_blueprint` and `unbound_parameter`).
+ */
+export type CompileIssueCode =
+  | 'E_EXECUTION_FAILED'
+  | 'E_AMBIGUOUS_PREDICATE'
+  | 'E_NO_STATE_CHANGE'
+  | 'E_NO_CANDIDATE_VALUES'
+  | 'E_MISSING_FACT'
+  | BlueprintIssueCode;
+
 /** A compiled task, or why there is none (`issues` say where). */
-export type CompileResult = { ok: true; value: Task } | { ok: false; reason: RejectionReason; issues: Issue[] };
+export type CompileResult = { ok: true; value: Task } | { ok: false; reason: RejectionReason; issues: Issue<CompileIssueCode>[] };
 
 /** Options of {@link compileTask}. */
 export interface CompileTaskOptions {
@@ -63,14 +78,14 @@ export interface CompileTaskOptions {
  * order); the search goes straight back to the latest of them instead of retrying every choice
  * made since (backjumping).
  */
-type Rejection = { ok: false; reason: RejectionReason; issues: Issue[]; depth: number; culprits?: Set<string>; blamedText?: string };
+type Rejection = { ok: false; reason: RejectionReason; issues: Issue<CompileIssueCode>[]; depth: number; culprits?: Set<string>; blamedText?: string };
 type Outcome = { ok: true; value: Task } | Rejection;
 
 const reject = (reason: RejectionReason, message: string, depth: number, pointer?: string): Rejection => ({
   ok: false,
   reason,
   depth,
-  issues: [{ code: reason, message: `dag-blueprint: ${message}`, ...(pointer !== undefined ? { pointer } : {}) }],
+  issues: [{ code: `E_${reason.toUpperCase()}` as CompileIssueCode, message: `dag-blueprint: ${message}`, ...(pointer !== undefined ? { pointer } : {}) }],
 });
 
 /**
@@ -110,7 +125,7 @@ export function compileTask(blueprint: Blueprint, environment: Environment, opti
     if (!best || result.depth >= best.depth) best = result;
     // A structural problem does not go away with other choices.
     if (result.culprits?.size === 0) break;
-    if (result.reason === 'no_candidate_values' && result.issues.some((i) => i.code === 'missing_fact')) break;
+    if (result.reason === 'no_candidate_values' && result.issues.some((i) => i.code === 'E_MISSING_FACT')) break;
   }
   const { ok, reason, issues } = best ?? reject('execution_failed', `blueprint ${blueprint.id}: the search budget of ${maxCalls} calls is spent`, 0);
   return { ok, reason, issues };
@@ -399,7 +414,7 @@ class Compilation {
     );
     if (!chosen.ok) {
       const r = reject('no_candidate_values', `${node.id}: nothing in the state can supply ${chosen.missing.map((p) => `"${p}"`).join(', ')}`, i, this.pointer(node));
-      r.issues = chosen.missing.map((p) => ({ code: 'missing_fact', message: `dag-blueprint: ${node.id}: nothing in the state can supply "${p}"`, pointer: this.pointer(node, `/args/${p}`) }));
+      r.issues = chosen.missing.map((p) => ({ code: 'E_MISSING_FACT' as const, message: `dag-blueprint: ${node.id}: nothing in the state can supply "${p}"`, pointer: this.pointer(node, `/args/${p}`) }));
       return r;
     }
     return this.tryEach(`facts:${node.id}`, node.id, chosen.choices, (a) => [...a.values.map(([, v]) => v), ...a.anchors.map(([, r]) => [...r.leaves.values()])], (assignment) => {

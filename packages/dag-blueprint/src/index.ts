@@ -16,7 +16,7 @@ export type { BlueprintIssueCode } from './validate-blueprint.js';
 export { topologicalOrder } from './topological-order.js';
 export type { Difficulty } from './difficulty.js';
 export { difficulty } from './difficulty.js';
-export type { CompileResult, CompileTaskOptions, RejectionReason } from './compile-task.js';
+export type { CompileIssueCode, CompileResult, CompileTaskOptions, RejectionReason } from './compile-task.js';
 export { compileTask, REJECTION_REASONS } from './compile-task.js';
 export type { IntentAnswer, IntentInput, RealizedIntent } from './intent.js';
 export { realizeIntent } from './intent.js';

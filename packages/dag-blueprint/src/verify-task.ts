@@ -65,7 +65,7 @@ export function stepDigests(task: Pick<Task, 'initialState' | 'goldCalls'>, envi
  *
  * @example
  * const replay = verifyTask(task, environment);
- * if (!replay.ok) console.error(replay.issues[0].message); // "step 3 (cancel_order): …"
+ * if (!replay.ok) console.error(replay.issues[0].message); // "…after step 3 (a tool name): …"
  */
 export function verifyTask(task: Task, environment: Environment): Result<VerifiedReplay, VerifyIssue> {
   const recorded = recordedStepDigests(task);

@@ -1,5 +1,6 @@
 import type { Issue, Result } from '@autoforge/core';
 import { err, isJsonObject, ok } from '@autoforge/core';
+import type { DepGraphIssueCode } from './error.js';
 import { DirectedGraph } from 'graphology';
 import type { SerializedGraph } from 'graphology-types';
 import type {
@@ -73,7 +74,7 @@ const NODE_CHECKS: Record<keyof ToolNodeAttributes, Check> = {
 
 const BINDING_CHECKS: Record<string, Check> = { outputPath: isString, parameter: isString, score: isScore, reason: isString };
 
-function fields(value: unknown, checks: Record<string, Check>, pointer: string, issues: Issue[]): boolean {
+function fields(value: unknown, checks: Record<string, Check>, pointer: string, issues: Issue<DepGraphIssueCode>[]): boolean {
   if (!isJsonObject(value)) {
     issues.push({ code: 'E_GRAPH_JSON', message: `${pointer || '(root)'}: expected an object`, pointer });
     return false;
@@ -100,8 +101,8 @@ function fields(value: unknown, checks: Record<string, Check>, pointer: string, 
  * const result = fromJSON(JSON.parse(await readFile('runs/x/graph.json', 'utf8')));
  * if (result.ok) randomWalks(result.value, { seed: 1 });
  */
-export function fromJSON(json: unknown): Result<DependencyGraph> {
-  const issues: Issue[] = [];
+export function fromJSON(json: unknown): Result<DependencyGraph, Issue<DepGraphIssueCode>> {
+  const issues: Issue<DepGraphIssueCode>[] = [];
   if (!isJsonObject(json)) return err({ code: 'E_GRAPH_JSON', message: '(root): expected an object', pointer: '' });
   const attributes = json.attributes;
   if (!isJsonObject(attributes) || attributes.version !== 1) {

@@ -27,5 +27,5 @@ export type { ToMermaidOptions } from './to-mermaid.js';
 export { toMermaid } from './to-mermaid.js';
 export type { ToGraphMLOptions } from './to-graphml.js';
 export { toGraphML } from './to-graphml.js';
-export type { DepGraphErrorCode } from './error.js';
+export type { DepGraphErrorCode, DepGraphIssueCode } from './error.js';
 export { DepGraphError } from './error.js';

@@ -4,6 +4,7 @@ import type { EnvironmentSpec, EnvironmentTool } from '@autoforge/env-runtime';
 import type { ToolAnalysis } from './analyze-tool.js';
 import { Classifier } from './classify.js';
 import { implementationFor } from './emit-tool.js';
+import type { EnvSynthIssueCode } from './error.js';
 import { EnvSynthError } from './error.js';
 import { generateState } from './generate-state.js';
 import type { IdFormat } from './id-format.js';
@@ -35,7 +36,7 @@ export const PATTERNS: readonly OperationPattern[] = [
 ];
 
 /** An error-severity issue. */
-export function issue(code: string, message: string, pointer?: string): Issue {
+export function issue(code: EnvSynthIssueCode, message: string, pointer?: string): Issue<EnvSynthIssueCode> {
   return pointer === undefined ? { code, message, severity: 'error' } : { code, message, pointer, severity: 'error' };
 }
 
@@ -54,7 +55,7 @@ export function checkCommonOptions(options: unknown): { seed: Seed; size: number
 }
 
 /** Issues for inputs neither path can use, or undefined. */
-export function inputIssues(toolDoc: ToolDoc, sampleState: unknown): Issue | undefined {
+export function inputIssues(toolDoc: ToolDoc, sampleState: unknown): Issue<EnvSynthIssueCode> | undefined {
   if (!toolDoc || !Array.isArray(toolDoc.tools)) return issue('E_TOOLDOC', 'env-synth: the ToolDoc has no tools array', '/tools');
   if (toolDoc.tools.length === 0) return issue('E_NO_TOOLS', 'env-synth: the ToolDoc has no tools', '/tools');
   if (sampleState !== undefined && !isJsonObject(sampleState as JsonValue)) {

@@ -1,4 +1,5 @@
-import type { JsonObject, JsonSchemaObject, JsonValue, Result, Seed, ToolDoc } from '@autoforge/core';
+import type { Issue, JsonObject, JsonSchemaObject, JsonValue, Result, Seed, ToolDoc } from '@autoforge/core';
+import type { EnvSynthIssueCode } from './error.js';
 import { createRng, ok } from '@autoforge/core';
 import type { EnvironmentSpec, EnvironmentTool } from '@autoforge/env-runtime';
 import type { ToolAnalysis } from './analyze-tool.js';
@@ -80,7 +81,7 @@ export function synthesizeComposed(
   excluded: ReadonlySet<string> = new Set(),
   compileRecords?: RecordsCompiler,
   check: SelfChecker = selfCheck,
-): Result<SynthesisResult> {
+): Result<SynthesisResult, Issue<EnvSynthIssueCode>> {
   const allAnalyses = toolDoc.tools.map(analyzeTool);
   let remaining = allAnalyses;
   const rawSample = options.sampleState ? (structuredClone(options.sampleState) as JsonObject) : undefined;

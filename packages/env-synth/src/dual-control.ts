@@ -1,5 +1,6 @@
 import type { Issue, JsonObject, Result, ToolDoc } from '@autoforge/core';
 import { err, isJsonObject, ok } from '@autoforge/core';
+import type { EnvSynthIssueCode } from './error.js';
 import { synthesizeEnvironment } from './synthesize-environment.js';
 import type { SynthesisResult, SynthesizeOptions } from './synthesis-types.js';
 
@@ -40,8 +41,8 @@ export function unwrapSingletonSample(sample: JsonObject): JsonObject {
  * documents use, or a top-level sample key both samples use; otherwise what
  * `synthesizeEnvironment` returns. Offline and deterministic, as `synthesizeEnvironment`.
  */
-export function synthesizeDualControlEnvironment(agent: ToolDoc, user: ToolDoc, options: DualControlOptions): Result<DualControlSynthesis> {
-  const issues: Issue[] = [];
+export function synthesizeDualControlEnvironment(agent: ToolDoc, user: ToolDoc, options: DualControlOptions): Result<DualControlSynthesis, Issue<EnvSynthIssueCode>> {
+  const issues: Issue<EnvSynthIssueCode>[] = [];
   const agentNames = new Set(agent.tools.map((t) => t.name));
   for (const tool of user.tools) {
     if (agentNames.has(tool.name)) {

@@ -19,4 +19,4 @@ export type { InferSchemaOptions } from './infer-data-schema.js';
 export { generateId, inferIdFormatFromExamples, inferIdFormatFromIds } from './id-format.js';
 export type { IdCharClass, IdFormat, IdSegment } from './id-format.js';
 export { EnvSynthError } from './error.js';
-export type { EnvSynthErrorCode } from './error.js';
+export type { EnvSynthErrorCode, EnvSynthIssueCode } from './error.js';

@@ -1,4 +1,5 @@
 import type { Issue, JsonSchema, JsonSchemaObject, Message, ToolSpec } from '@autoforge/core';
+import type { EnvSynthIssueCode } from './error.js';
 import { canonicalJson, escapePointerToken } from '@autoforge/core';
 import { validateEnvironmentSpec } from '@autoforge/env-runtime';
 import type { ChatModel, CompleteJsonOptions } from '@autoforge/llm';
@@ -76,7 +77,7 @@ export const STATE_PROPOSAL_SCHEMA: JsonSchemaObject = {
   },
 };
 
-function problem(pointer: string, message: string): Issue {
+function problem(pointer: string, message: string): Issue<EnvSynthIssueCode> {
   return { code: 'E_PROPOSAL', message: `${pointer}: ${message}`, pointer, severity: 'error' };
 }
 
@@ -92,8 +93,8 @@ function cleanRecordSchema(schema: JsonSchemaObject): JsonSchemaObject {
  * schemas, duplicate names, key fields and nested fields the schema lacks, relations naming
  * unknown collections or fields.
  */
-export function stateModelFromProposal(proposal: StateProposal): { model: StateModel } | { issues: Issue[] } {
-  const issues: Issue[] = [];
+export function stateModelFromProposal(proposal: StateProposal): { model: StateModel } | { issues: Issue<EnvSynthIssueCode>[] } {
+  const issues: Issue<EnvSynthIssueCode>[] = [];
   const collections: CollectionModel[] = [];
   const seen = new Set<string>();
   proposal.collections.forEach((c, i) => {
@@ -156,7 +157,7 @@ export function stateModelFromProposal(proposal: StateProposal): { model: StateM
 }
 
 /** Issues of a compiled spec, reworded for the model (it never sees the spec itself). */
-function specProblems(compiled: Compiled): Issue[] {
+function specProblems(compiled: Compiled): Issue<EnvSynthIssueCode>[] {
   const checked = validateEnvironmentSpec(compiled.spec);
   if (checked.ok) return [];
   return checked.issues.slice(0, 8).map((i) => {
@@ -218,7 +219,7 @@ export async function proposeStateModel(tools: readonly ToolSpec[], ctx: Propose
       return { repairs, reason: `the proposal is not valid JSON of the proposal schema: ${reply.issues.map((i) => i.message).join('; ')}` };
     }
     const read = stateModelFromProposal(reply.value);
-    let issues: Issue[];
+    let issues: Issue<EnvSynthIssueCode>[];
     let compiled: Compiled | undefined;
     if ('issues' in read) issues = read.issues;
     else {

@@ -1,4 +1,5 @@
-import type { Result, ToolDoc } from '@autoforge/core';
+import type { Issue, Result, ToolDoc } from '@autoforge/core';
+import type { EnvSynthIssueCode } from './error.js';
 import { err } from '@autoforge/core';
 import { checkCommonOptions, inputIssues } from './compile-environment.js';
 import { synthesizeComposed } from './compose.js';
@@ -19,7 +20,7 @@ export type { ReportedCollection, SynthesisReport, SynthesisResult, SynthesizeOp
  * Throws `EnvSynthError` (`E_OPTIONS`) for invalid options, a `model` among them. Same inputs
  * and seed give a byte-identical spec (compare with `canonicalJson`).
  */
-export function synthesizeEnvironment(toolDoc: ToolDoc, options: SynthesizeOptions): Result<SynthesisResult> {
+export function synthesizeEnvironment(toolDoc: ToolDoc, options: SynthesizeOptions): Result<SynthesisResult, Issue<EnvSynthIssueCode>> {
   if (typeof options === 'object' && options !== null && (options as { model?: unknown }).model !== undefined) {
     throw new EnvSynthError('E_OPTIONS', 'env-synth: synthesizeEnvironment is offline and takes no `model`; synthesize with an LLM through `synthesizeEnvironmentWithLlm` from `@autoforge/env-synth/llm`');
   }

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonSchema, Message, Result, Seed, ToolDoc, ToolSpec } from '@autoforge/core';
+import type { Issue, JsonObject, JsonSchema, Message, Result, Seed, ToolDoc, ToolSpec } from '@autoforge/core';
 import { canonicalJson, createRng, err, isJsonObject, ok, sha256Hex, toolAccess } from '@autoforge/core';
 import type { Environment, EnvironmentSpec, EnvironmentTool } from '@autoforge/env-runtime';
 import { createEnvironment } from '@autoforge/env-runtime';
@@ -17,6 +17,7 @@ import { synthesizeComposed } from './compose.js';
 import type { Probe } from './families/family.js';
 import type { SelfCheckVerdict } from './self-check.js';
 import { selfCheckOn } from './self-check.js';
+import type { EnvSynthIssueCode } from './error.js';
 import { EnvSynthError } from './error.js';
 import { generateState } from './generate-state.js';
 import type { ImplementationReply } from './implementation-request.js';
@@ -196,7 +197,7 @@ function candidateOf(job: Job, reply: ImplementationReply): EnvironmentTool {
  * `E_OPTIONS` for invalid options; the model's transport errors (`LlmError`) reject the promise,
  * after the other pending requests are cancelled.
  */
-export async function synthesizeEnvironmentWithLlm(toolDoc: ToolDoc, options: LlmSynthesizeOptions): Promise<Result<LlmSynthesisResult>> {
+export async function synthesizeEnvironmentWithLlm(toolDoc: ToolDoc, options: LlmSynthesizeOptions): Promise<Result<LlmSynthesisResult, Issue<EnvSynthIssueCode>>> {
   const { seed, size } = checkCommonOptions(options);
   const settings = checkLlmOptions(options);
   const bad = inputIssues(toolDoc, options.sampleState);

@@ -62,7 +62,7 @@ export function extractJsonText(content: string): string {
 }
 
 /** Parses and validates one reply; an empty list means valid. */
-function check(content: string | null, validate: ValidateFunction): { value?: unknown; issues: Issue[] } {
+function check(content: string | null, validate: ValidateFunction): { value?: unknown; issues: Issue<JsonIssueCode>[] } {
   if (content === null || content.trim() === '') {
     return { issues: [{ code: 'E_JSON_PARSE', message: '(root): the reply contains no JSON text', pointer: '' }] };
   }
@@ -76,7 +76,7 @@ function check(content: string | null, validate: ValidateFunction): { value?: un
   }
   if (validate(value)) return { value, issues: [] };
   const issues = (validate.errors ?? []).map(
-    (e): Issue => ({
+    (e): Issue<JsonIssueCode> => ({
       code: 'E_JSON_SCHEMA',
       message: `${e.instancePath || '(root)'}: ${e.message ?? 'is invalid'}${describeParams(e.keyword, e.params)}`,
       pointer: e.instancePath,
@@ -114,7 +114,7 @@ export async function completeJson<T = JsonValue>(
   messages: readonly Message[],
   schema: JsonSchema,
   options: CompleteJsonOptions = {},
-): Promise<Result<T>> {
+): Promise<Result<T, Issue<JsonIssueCode>>> {
   const { maxRepairs = 2, strict = false, schemaName = 'output', ...completeOptions } = options;
   if (!(Number.isInteger(maxRepairs) && maxRepairs >= 0)) {
     throw new LlmError('E_CONFIG', `llm: completeJson: \`maxRepairs\` must be a non-negative integer, got ${maxRepairs}`);

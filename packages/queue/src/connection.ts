@@ -1,5 +1,6 @@
 import type { Issue, Result } from '@autoforge/core';
 import { Queue } from 'bullmq';
+import type { QueueIssueCode } from './error.js';
 import { QueueError } from './error.js';
 
 /** Where Redis is, as parsed from a `redis://` or `rediss://` URL (the connection options ioredis takes). */
@@ -24,8 +25,8 @@ export interface RedisTarget {
  * const target = parseRedisUrl('redis://127.0.0.1:6379/0');
  * if (!target.ok) console.error(target.issues[0]?.message);
  */
-export function parseRedisUrl(url: string): Result<RedisTarget> {
-  const bad = (message: string): Result<RedisTarget> => ({ ok: false, issues: [{ code: 'E_REDIS_URL', message: `redis URL "${url}": ${message}` } satisfies Issue] });
+export function parseRedisUrl(url: string): Result<RedisTarget, Issue<QueueIssueCode>> {
+  const bad = (message: string): Result<RedisTarget, Issue<QueueIssueCode>> => ({ ok: false, issues: [{ code: 'E_REDIS_URL', message: `redis URL "${url}": ${message}` }] });
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -21,5 +21,8 @@ export type QueueErrorCode =
   | 'E_JOB_FAILED'
   | 'E_CLOSED';
 
+/** Issue codes of queue's results: `E_REDIS_URL` (`parseRedisUrl`: a URL that does not parse). */
+export type QueueIssueCode = 'E_REDIS_URL';
+
 /** The error class of `@autoforge/queue`: a typed `code`, a message that says where, and the `cause`. */
 export class QueueError extends AutoForgeError<QueueErrorCode> {}

@@ -1,4 +1,4 @@
-export type { QueueErrorCode } from './error.js';
+export type { QueueErrorCode, QueueIssueCode } from './error.js';
 export { QueueError } from './error.js';
 export type { RedisTarget } from './connection.js';
 export { checkRedis, parseRedisUrl } from './connection.js';

@@ -1,5 +1,5 @@
 import type { Issue } from '@autoforge/core';
-import type { ChatModel, CompleteJsonOptions } from '@autoforge/llm';
+import type { ChatModel, CompleteJsonOptions, JsonIssueCode } from '@autoforge/llm';
 import { completeJson } from '@autoforge/llm';
 import type { AnalyzedTool, BuildDependencyGraphOptions, DependencyTool } from '../build-dependency-graph.js';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../build-dependency-graph.js';
 import type { DependencyBinding, DependencyEdgeAttributes, DependencyGraph } from '../dependency-graph.js';
 import { compare } from '../dependency-graph.js';
+import type { DepGraphIssueCode } from '../error.js';
 import { DepGraphError } from '../error.js';
 import type { SchemaSlot } from '../schema-slots.js';
 import type { JudgeCandidate, JudgeReply, JudgeToolSummary } from './judge-prompt.js';
@@ -59,7 +60,7 @@ export interface JudgeReport {
   /** Edges the model added (`from->to`). */
   added: string[];
   /** Replies or parts of replies that were unusable: invalid JSON after repairs, unknown tools or paths. */
-  issues: Issue[];
+  issues: Issue<JsonIssueCode | DepGraphIssueCode>[];
 }
 
 function typeText(slot: SchemaSlot): string {
@@ -178,12 +179,12 @@ export async function buildDependencyGraphWithModel(
       }
       if (!answer.confirmed || byKey.has(key) || added.has(key)) return;
       if (added.size >= maxAdded) {
-        report.issues.push({ code: 'E_JUDGE', message: `request ${report.requests}: ${pointer}: ${key} not added: \`maxAdded\` (${maxAdded}) reached`, pointer, severity: 'warning' });
+        report.issues.push({ code: 'W_JUDGE', message: `request ${report.requests}: ${pointer}: ${key} not added: \`maxAdded\` (${maxAdded}) reached`, pointer, severity: 'warning' });
         return;
       }
       const edge = addedEdge(answer, byName, resolved.selfLoops, addedBindingScore);
       if (typeof edge === 'string') {
-        report.issues.push({ code: 'E_JUDGE', message: `request ${report.requests}: ${pointer}: ${edge}`, pointer, severity: 'warning' });
+        report.issues.push({ code: 'W_JUDGE', message: `request ${report.requests}: ${pointer}: ${edge}`, pointer, severity: 'warning' });
         return;
       }
       added.set(key, edge);
