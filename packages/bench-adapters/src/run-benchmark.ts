@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { Agent, Task, Trajectory, UserSimulator } from '@autoforge/core';
 import type { RolloutLimits } from '@autoforge/env-runtime';
 import { rollout } from '@autoforge/env-runtime';
@@ -69,32 +70,39 @@ export async function runBenchmark(adapter: BenchAdapter, options: RunBenchmarkO
   }
   const userTools = options.userTools ?? adapter.userTools;
   const jobs = tasks.flatMap((task) => Array.from({ length: k }, (_, trial) => ({ task, trial })));
-  const trials: (BenchTrial | undefined)[] = new Array(jobs.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < jobs.length) {
-      const index = next++;
-      const { task, trial } = jobs[index] as { task: Task; trial: number };
-      const trajectory = await rollout({
-        environment,
-        task,
-        agent: options.agent(task, trial),
-        user: options.user ? options.user(task, trial) : (adapter.user?.(task, trial) ?? createInstructionUser(task)),
-        rollout: trial,
-        seed: trial,
-        ...(options.limits ? { limits: options.limits } : {}),
-        ...(userTools ? { userTools } : {}),
-      });
-      const evaluation = await adapter.evaluate(trajectory, task);
-      trajectory.reward = evaluation.reward;
-      trajectory.rewardInfo = evaluation.info;
-      const result: BenchTrial = { task, trial, trajectory, evaluation };
-      trials[index] = result;
-      await options.onTrial?.(result);
+  const limit = pLimit(concurrency);
+  // Set by the first failure, before the pool starts another trial: none starts after it.
+  let failed: { error: unknown } | undefined;
+  const run = async ({ task, trial }: { task: Task; trial: number }): Promise<BenchTrial> => {
+    if (failed) throw failed.error;
+    try {
+      return await runTrial(task, trial);
+    } catch (error) {
+      failed ??= { error };
+      limit.clearQueue();
+      throw error;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, worker));
-  const done = trials as BenchTrial[];
+  const runTrial = async (task: Task, trial: number): Promise<BenchTrial> => {
+    const trajectory = await rollout({
+      environment,
+      task,
+      agent: options.agent(task, trial),
+      user: options.user ? options.user(task, trial) : (adapter.user?.(task, trial) ?? createInstructionUser(task)),
+      rollout: trial,
+      seed: trial,
+      ...(options.limits ? { limits: options.limits } : {}),
+      ...(userTools ? { userTools } : {}),
+    });
+    const evaluation = await adapter.evaluate(trajectory, task);
+    trajectory.reward = evaluation.reward;
+    trajectory.rewardInfo = evaluation.info;
+    const result: BenchTrial = { task, trial, trajectory, evaluation };
+    await options.onTrial?.(result);
+    return result;
+  };
+  // At most `concurrency` trials at once; the first failure starts no further trial.
+  const done = await Promise.all(jobs.map((job) => limit(run, job)));
   const outcomes = done.map((t) => ({ taskId: t.task.id, reward: t.evaluation.reward }));
   return { trials: done, passHatK: Array.from({ length: k }, (_, i) => passHatK(outcomes, i + 1)) };
 }

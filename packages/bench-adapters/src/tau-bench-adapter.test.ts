@@ -117,3 +117,56 @@ describe('oracle replay through the rollout loop', () => {
     expect(replay.evaluation.reward).toBe(1);
   });
 });
+
+describe('runBenchmark concurrency', () => {
+  it('runs at most `concurrency` trials at once and gives the same trials, in job order, as one at a time', async () => {
+    const taskIds = (await retail.tasks('test')).slice(0, 6).map((t) => t.id);
+    const serial = await runBenchmark(retail, { split: 'test', taskIds, k: 2, agent: (task) => createOracleAgent({ task }) });
+    let running = 0;
+    let most = 0;
+    const parallel = await runBenchmark(retail, {
+      split: 'test',
+      taskIds,
+      k: 2,
+      concurrency: 3,
+      agent: (task) => {
+        const oracle = createOracleAgent({ task });
+        return {
+          name: oracle.name,
+          async act(input) {
+            running += 1;
+            most = Math.max(most, running);
+            await new Promise((resolve) => setTimeout(resolve, 1));
+            running -= 1;
+            return oracle.act(input);
+          },
+        };
+      },
+    });
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(3);
+    expect(parallel.trials.map((t) => `${t.task.id}#${t.trial}`)).toEqual(serial.trials.map((t) => `${t.task.id}#${t.trial}`));
+    expect(parallel.trials.map((t) => t.trajectory.finalDigest)).toEqual(serial.trials.map((t) => t.trajectory.finalDigest));
+    expect(parallel.passHatK).toEqual(serial.passHatK);
+  });
+
+  it('rejects with the first failing trial and starts no further trial', async () => {
+    const taskIds = (await retail.tasks('test')).slice(0, 8).map((t) => t.id);
+    const started = new Set<string>();
+    const run = runBenchmark(retail, {
+      split: 'test',
+      taskIds,
+      concurrency: 2,
+      agent: (task) => {
+        started.add(task.id);
+        return createOracleAgent({ task });
+      },
+      onTrial: () => {
+        throw new Error('the trial log cannot be written');
+      },
+    });
+    await expect(run).rejects.toThrow('the trial log cannot be written');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(started.size).toBe(2);
+  });
+});

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { JsonlStore, Task, Trajectory, Verdict } from '@autoforge/core';
 import { canonicalJson, CoreError, isJsonObject, openJsonlStore } from '@autoforge/core';
 import { JudgeError } from './error.js';
@@ -156,29 +157,38 @@ async function judgeRest(
     }
   };
 
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < todo.length) {
-      const i = next++;
-      const t = todo[i] as Trajectory;
-      const task = taskOf(tasksById, t.taskId);
-      if (!task) {
-        const error = new JudgeError('E_MISSING_TASK', `judgeAll: trajectory ${t.id} names task ${t.taskId}, which is not in tasksById`);
-        results[i] = { ok: false, failure: failureOf(t.id, error) };
-      } else {
-        try {
-          results[i] = { ok: true, verdict: await judge.judge(t, task) };
-        } catch (error) {
-          results[i] = { ok: false, failure: failureOf(t.id, error) };
-        }
-      }
-      writing = writing.then(flush);
-      await writing;
+  const limit = pLimit(concurrency);
+  // Set by the first failed write, before the pool starts another judgement: none starts after it.
+  let failed: { error: unknown } | undefined;
+  const judgeOne = async (t: Trajectory, i: number): Promise<void> => {
+    if (failed) throw failed.error;
+    try {
+      await judgeAndWrite(t, i);
+    } catch (error) {
+      failed ??= { error };
+      limit.clearQueue();
+      throw error;
     }
+  };
+  const judgeAndWrite = async (t: Trajectory, i: number): Promise<void> => {
+    const task = taskOf(tasksById, t.taskId);
+    if (!task) {
+      const error = new JudgeError('E_MISSING_TASK', `judgeAll: trajectory ${t.id} names task ${t.taskId}, which is not in tasksById`);
+      results[i] = { ok: false, failure: failureOf(t.id, error) };
+    } else {
+      try {
+        results[i] = { ok: true, verdict: await judge.judge(t, task) };
+      } catch (error) {
+        results[i] = { ok: false, failure: failureOf(t.id, error) };
+      }
+    }
+    writing = writing.then(flush);
+    await writing;
   };
 
   try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, todo.length) }, worker));
+    // At most `concurrency` judgements at once; a failed write starts no further one.
+    await Promise.all(todo.map((t, i) => limit(judgeOne, t, i)));
   } catch (error) {
     throw error instanceof JudgeError
       ? error
