@@ -34,9 +34,10 @@ const SOURCES: { envId: string; file: string; sampleState?: () => JsonObject; po
   { envId: 'hotel', file: join(ROOT, 'apps/autoforge/examples/hotel.mcp.json') },
   { envId: 'library', file: join(ROOT, 'apps/autoforge/examples/library.tools.json') },
 ];
-// invented_requirement is left out: the varied user's invented demands carry no value the agent
-// acts on, and the judge has no word-novelty rule, so it cannot (and should not) see them.
-const DETECTED: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'withheld_fact', 'forbidden_choice'];
+// Every kind the scripted user injects (an invented demand carries an invented detail: a date,
+// a code or an email the task does not hold). wrong_acceptance and insistence are not injected:
+// the oracle never offers an alternative or refuses a demand.
+const DETECTED: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement', 'withheld_fact', 'forbidden_choice'];
 const trajectories: Trajectory[] = [];
 const clean = { released: 0, episodes: 0, solved: 0 };
 const verdicts: Verdict[] = [];

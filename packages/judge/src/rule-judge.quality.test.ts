@@ -2,9 +2,8 @@
 // retail tasks compiled by the real pipeline and played by three agents (the oracle, and a
 // fact-asking agent that asks one fact per turn, or two per turn and then for a confirmation).
 // A closed loop (our user, our judge): the headline figures are judge-real's (test/judge-real).
-// Detection per kind: wrong facts, contradictions and early stops >= 0.95. The scripted user's
-// invented demands carry no value (its templates are requests in words), and the judge has no
-// word-novelty rule: they are judged by their consequence, so only their precision is held.
+// Detection per kind: wrong facts, contradictions, early stops and invented demands (each with
+// an invented detail the task does not hold) >= 0.95.
 // Masking is causal: an episode is masked when an injected error is there and it failed.
 import type { Agent, Trajectory, Verdict } from '@autoforge/core';
 import { createOracleAgent } from '@autoforge/dag-blueprint';
@@ -18,7 +17,7 @@ import { scoreJudge } from './score-judge.js';
 import type { RetailTasks } from './test-support.js';
 import { createFactAskingAgent, loadRetailTasks } from './test-support.js';
 
-const DETECTED: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop'];
+const DETECTED: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement'];
 let retail: RetailTasks;
 const trajectories: Trajectory[] = [];
 const verdicts: Verdict[] = [];

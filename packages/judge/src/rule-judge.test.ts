@@ -258,12 +258,14 @@ describe('createRuleJudge', () => {
     const m = [u('Cancel my order please, user ada_lovelace_1815.'), a('Which order?'), u('Order #W9999999, and add passenger born 1988-04-10.'), a('Done.'), stop('Thanks.')];
     const v = await verdictOf(m, { reward: 0, steps: [step(3, 'add_passenger', { dob: '1988-04-10' }, false)] }, idTask);
     expect(v).toMatchObject({ userError: true, kinds: ['invented_requirement'] });
-    expect(v.evidence[0]?.note).toContain('1988-04-10');
-    // Used where the instruction gives another value: a wrong fact instead.
+    expect(v.evidence.map((e) => e.note)).toContainEqual(expect.stringContaining('"1988-04-10", which the task does not hold, and the agent used it in add_passenger'));
+    // Used where the instruction gives another value: a wrong fact instead (the unused date stays a minor invention).
     const w = await verdictOf(m, { reward: 0, steps: [step(3, 'cancel_pending_order', { order_id: '#W9999999', amount: 120 }, false)] }, idTask);
-    expect(w.kinds).toEqual(['wrong_fact']);
-    // Not used by the agent: immaterial.
-    expect((await verdictOf(m, { reward: 0 }, idTask)).kinds).toEqual([]);
+    expect(w.kinds).toEqual(['wrong_fact', 'invented_requirement']);
+    expect(w.evidence.map((e) => e.note)).toContainEqual(expect.stringContaining('"1988-04-10", which the task does not hold; no call of the agent used it'));
+    // Not used by the agent: listed, but minor — it cannot explain the failure, so it masks nothing.
+    const unused = await verdictOf(m, { reward: 0 }, idTask);
+    expect(unused).toMatchObject({ userError: false, kinds: ['invented_requirement'], blame: 'agent' });
   });
 
   it('wrong_fact: the agent used the user’s value where the instruction gives another', async () => {

@@ -19,8 +19,8 @@ interface Finding {
   kind: UserErrorKind;
   messageIndex: number;
   note: string;
-  /** `helped`: the episode succeeded because of it; `hindered`: it can explain a failure. */
-  effect?: 'hindered' | 'helped';
+  /** `helped`: the episode succeeded because of it; `hindered`: it can explain a failure; `minor`: nothing rests on it. */
+  effect?: 'hindered' | 'helped' | 'minor';
   /** The value at issue, as written, where there is one. */
   value?: string;
   /** The instruction's value it is about. */
@@ -153,14 +153,14 @@ function isEnvironmentFailure(step: ToolStep): boolean {
  * calls): `withheld_fact` (asked for a value the instruction gives, the user answered without
  * it), `wrong_fact` / `contradiction` (the agent used the user's value where the instruction
  * gives the gold's, or the user's words hold a near miss of a task value),
- * `invented_requirement` (a value the task does not hold that the agent then
- * used), `forbidden_choice` (a wrong value that the agent had offered as an option), `early_stop` (the user walked away from the needed action while it was on offer).
+ * `invented_requirement` (a value the task does not hold: masking when the agent then used it,
+ * listed as minor when no call did), `forbidden_choice` (a wrong value that the agent had offered as an option), `early_stop` (the user walked away from the needed action while it was on offer).
  * From the user's statements of its `userFacts`: `wrong_fact` and `contradiction` (`my X is …`
  * against the fact's value), and `early_stop` (stopped right after the agent asked something,
  * or before a required output without asking for it).
  *
- * Causality: `kinds` and `evidence` list every deviation; `userError` counts them for a failed
- * episode, and for a successful one only when its success rests on one.
+ * Causality: `kinds` and `evidence` list every deviation; `userError` counts them (minor ones
+ * never) for a failed episode, and for a successful one only when its success rests on one.
  *
  * Blame: `user` when `userError` (or the user simulator failed); else `environment` when the
  * reward is below 1 and a tool failed on the environment's side (time-out, memory limit,
@@ -197,7 +197,7 @@ export function createRuleJudge(options: RuleJudgeOptions = {}): Judge {
       // Causality: a deviation masks a failed episode (it can explain the failure); a successful
       // one only when its success rests on the deviation.
       const failed = trajectory.reward < 1;
-      const spoiling = findings.filter((f) => (failed ? f.effect !== 'helped' : f.effect === 'helped'));
+      const spoiling = findings.filter((f) => f.effect !== 'minor' && (failed ? f.effect !== 'helped' : f.effect === 'helped'));
       if (!failed && findings.length > 0) {
         evidence.push({ messageIndex: Math.max(0, trajectory.messages.length - 1), note: 'the episode succeeded: these deviations did not change the outcome' });
       }

@@ -21,9 +21,10 @@ export interface TaskFinding {
   note: string;
   /**
    * How it bears on the outcome: `hindered` when it plausibly kept the agent from the gold
-   * (counted only for failed episodes), `helped` when the episode succeeded because of it.
+   * (counted only for failed episodes), `helped` when the episode succeeded because of it,
+   * `minor` when nothing the agent did rests on it (listed, never masking).
    */
-  effect: 'hindered' | 'helped';
+  effect: 'hindered' | 'helped' | 'minor';
   /** The value at issue, as written, where there is one. */
   value?: string;
   /** The instruction's value the finding is about (`withheld_fact`: the value never given). */
@@ -140,8 +141,8 @@ const AFFIRM = /^\s*(yes|yeah|yep|sure|ok(ay)?|great|perfect|please (do|proceed|
  *   (asked by the words of the gold argument's name), the user never gave it, and the agent
  *   never got it any other way (no call of the agent carries it);
  * - `invented_requirement`: the user brought a value (id, code, email, date) that neither the
- *   instruction nor anything said before holds, that no gold call uses, and the agent put it
- *   into a call;
+ *   instruction nor anything said before holds and that no gold call uses; `hindered` when the
+ *   agent put it into a call, `minor` when no call used it;
  * - `wrong_fact`: the agent called a gold tool with a value the user had given for an argument
  *   where the gold has another value, and the instruction gives the gold's value, not the user's;
  * - `early_stop`: the user stopped while an action the task needs was on offer — an agent
@@ -203,13 +204,15 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
         const v = lower(token);
         if (inventedSeen.has(v) || said.includes(v) || known.has(v) || goldScalars.has(v) || saidAsDate(said, token)) continue;
         const using = executed.find((e) => e.step.messageIndex > i && scalarStrings(e.args).some((s) => lower(s) === v || lower(s).includes(v)));
-        if (using === undefined) continue;
         inventedSeen.add(v);
         out.push({
           kind: 'invented_requirement',
           messageIndex: i,
-          note: `the user brought "${token}", which the task does not hold, and the agent used it in ${using.step.call.name} (message ${using.step.messageIndex})`,
-          effect: 'hindered',
+          note:
+            using === undefined
+              ? `the user brought "${token}", which the task does not hold; no call of the agent used it`
+              : `the user brought "${token}", which the task does not hold, and the agent used it in ${using.step.call.name} (message ${using.step.messageIndex})`,
+          effect: using === undefined ? 'minor' : 'hindered',
           value: token,
         });
       }

@@ -223,7 +223,10 @@ describe('createScriptedUser error injection', () => {
       expect(errors).toHaveLength(1);
       const e = errors[0] as InjectedUserError;
       expect(e.kind).toBe('invented_requirement');
-      expect(INVENTED_REQUIREMENTS).toContain(e.detail.requirement);
+      // A template with its invented detail (a date, a code or an email the task does not hold).
+      const value = e.detail.value as string;
+      expect(INVENTED_REQUIREMENTS.map((t) => t.replace(/\{(date|code|email)\}/, value))).toContain(e.detail.requirement);
+      expect(JSON.stringify(writeTask).toLowerCase()).not.toContain(value.toLowerCase());
       expect(messages[e.messageIndex]?.content).toContain(e.detail.requirement);
       expect(parseFactStatements(e.detail.requirement as string)).toEqual([]);
       at.add(e.detail.turn);

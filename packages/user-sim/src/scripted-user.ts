@@ -20,7 +20,7 @@ import type { Spoken, Surface } from './surface.js';
 import { PLAIN_SURFACE, PROMPTS, SCRIPTED_PHRASES, UNHELPFUL, VARIED_PHRASES, VARIED_SURFACE } from './surface.js';
 import { factsNamed, readRequestsLoosely } from './understanding.js';
 import { firstPersonIntent } from './first-person.js';
-import { applicableRequirements } from './invented-requirements.js';
+import { applicableRequirements, inventRequirement } from './invented-requirements.js';
 import { wrongValue } from './wrong-value.js';
 
 /** The kinds of simulated-user error (core's `UserErrorKind`) the scripted user injects, in a fixed order. */
@@ -86,6 +86,8 @@ interface Plan {
   contradictionOrder: 'true_then_wrong' | 'wrong_then_true';
   inventedAt: number;
   inventedText: string;
+  /** The invented detail inside `inventedText`. */
+  inventedValue: string | undefined;
 }
 
 function validate(options: ScriptedUserOptions): Required<Omit<ScriptedUserOptions, 'seed' | 'name'>> {
@@ -144,12 +146,14 @@ function makePlan(task: Task, seed: Seed, errorRate: number, errorKinds: readonl
     return true;
   });
   const inject = errorRate > 0 && rng.fork('inject').bool(errorRate);
+  const invented = requirements.length > 0 ? inventRequirement(rng.fork('invented-text').pick(requirements), task, rng.fork('invented-detail')) : { text: '', value: undefined };
   return {
     kind: inject && applicable.length > 0 ? rng.fork('kind').pick(applicable) : undefined,
     rng,
     contradictionOrder: rng.fork('contradiction-order').bool(0.5) ? 'true_then_wrong' : 'wrong_then_true',
     inventedAt: rng.fork('invented-at').int(0, 2),
-    inventedText: requirements.length > 0 ? rng.fork('invented-text').pick(requirements) : '',
+    inventedText: invented.text,
+    inventedValue: invented.value,
   };
 }
 
@@ -339,7 +343,7 @@ export function createScriptedUser(task: Task, options: ScriptedUserOptions): Us
     }
     if (plan.kind === 'invented_requirement' && plan.inventedAt === 0) {
       return reply(`${opening} ${plan.inventedText}`, false, [
-        injected('invented_requirement', context.messages.length, { requirement: plan.inventedText, turn: 0 }),
+        injected('invented_requirement', context.messages.length, { requirement: plan.inventedText, turn: 0, ...(plan.inventedValue ? { value: plan.inventedValue } : {}) }),
       ]);
     }
     return reply(opening, false, []);
@@ -484,7 +488,7 @@ export function createScriptedUser(task: Task, options: ScriptedUserOptions): Us
     }
     if (plan.kind === 'invented_requirement' && r === plan.inventedAt) {
       parts.push(plan.inventedText);
-      errors.push(injected('invented_requirement', at, { requirement: plan.inventedText, turn: r }));
+      errors.push(injected('invented_requirement', at, { requirement: plan.inventedText, turn: r, ...(plan.inventedValue ? { value: plan.inventedValue } : {}) }));
       pending = true;
     }
     // Now and then a question back, after an answer (the agent may ignore it).
