@@ -11,13 +11,13 @@ import { buildDependencyGraph, randomWalks } from '@autoforge/depgraph';
 import { createEnvironment, rollout } from '@autoforge/env-runtime';
 import { synthesizeEnvironment } from '@autoforge/env-synth';
 import { parseToolDocFile } from '@autoforge/tooldoc-parser';
-import { createScriptedUser } from '@autoforge/user-sim';
+import { createScriptedUser, SCRIPTED_ERROR_KINDS } from '@autoforge/user-sim';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { UserErrorKind } from '@autoforge/core';
 import { USER_ERROR_KINDS } from '@autoforge/core';
 import { createRuleJudge } from './rule-judge.js';
 import { scoreJudge } from './score-judge.js';
-import { BENCHMARKS } from './test-support.js';
+import { BENCHMARKS, createOfferingAgent } from './test-support.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const RETAIL = join(BENCHMARKS, 'tau-bench/retail');
@@ -35,9 +35,9 @@ const SOURCES: { envId: string; file: string; sampleState?: () => JsonObject; po
   { envId: 'library', file: join(ROOT, 'apps/autoforge/examples/library.tools.json') },
 ];
 // Every kind the scripted user injects (an invented demand carries an invented detail: a date,
-// a code or an email the task does not hold). wrong_acceptance and insistence are not injected:
-// the oracle never offers an alternative or refuses a demand.
-const DETECTED: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement', 'withheld_fact', 'forbidden_choice'];
+// a code or an email the task does not hold; wrong_acceptance needs an agent that offers an
+// alternative: the offering oracle of the third rollout). insistence is not injected.
+const DETECTED: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement', 'withheld_fact', 'forbidden_choice', 'wrong_acceptance'];
 const trajectories: Trajectory[] = [];
 const clean = { released: 0, episodes: 0, solved: 0 };
 const verdicts: Verdict[] = [];
@@ -53,7 +53,7 @@ beforeAll(async () => {
     const graph = buildDependencyGraph(synth.value.spec.tools);
     const environment = await createEnvironment(synth.value.spec, { validateSeed: false });
     try {
-      for (const [i, walk] of randomWalks(graph, { seed: 7, count: 30, minLength: 2, maxLength: 6, maxWrites: 1 }).entries()) {
+      for (const [i, walk] of randomWalks(graph, { seed: 7, count: 50, minLength: 2, maxLength: 6, maxWrites: 1 }).entries()) {
         const blueprint = mergeSequences([walk], graph, { seed: i, tools: environment.tools });
         const compiled = compileTask(blueprint, environment, { seed: i, envId: source.envId });
         if (!compiled.ok) continue;
@@ -67,8 +67,13 @@ beforeAll(async () => {
         }
         for (let r = 0; r < 3; r++) {
           const seed = i * 100 + r;
-          const user = createScriptedUser(task, { seed, errorRate: 0.3, surface: 'varied' });
-          const t = await rollout({ environment, task, agent: createOracleAgent({ blueprint, task }), user, rollout: r, seed, limits: { maxTurns: 80 } });
+          // The third rollout's oracle offers an alternative before its first write, and its user
+          // errs, if at all, by accepting it (wrong_acceptance); the first two play every other kind.
+          const kinds = r === 2 ? { errorKinds: ['wrong_acceptance'] as UserErrorKind[] } : { errorKinds: SCRIPTED_ERROR_KINDS.filter((k) => k !== 'wrong_acceptance') };
+          const user = createScriptedUser(task, { seed, errorRate: 0.3, surface: 'varied', ...kinds });
+          const oracle = createOracleAgent({ blueprint, task });
+          const agent = r === 2 ? createOfferingAgent(oracle, task) : oracle;
+          const t = await rollout({ environment, task, agent, user, rollout: r, seed, limits: { maxTurns: 80 } });
           trajectories.push(t);
           verdicts.push(await judge.judge(t, task));
           envs.add(source.envId);
@@ -85,6 +90,12 @@ describe('createRuleJudge on injected errors across environments', () => {
     expect(envs.size).toBe(4);
     expect(trajectories.length).toBeGreaterThanOrEqual(300);
     const score = scoreJudge(verdicts, trajectories);
+    console.log(
+      `rule judge on injected errors (closed loop), ${trajectories.length} episodes on ${envs.size} environments:\n  ${USER_ERROR_KINDS.map((k) => {
+        const x = score.perKind[k];
+        return `${k}: precision ${x.precision.toFixed(3)} recall ${x.recall.toFixed(3)} (${x.truePositives} tp, ${x.falsePositives} fp, ${x.falseNegatives} fn)`;
+      }).join('\n  ')}`,
+    );
     for (const k of DETECTED) {
       const s = score.perKind[k];
       expect(s.support, k).toBeGreaterThanOrEqual(k === 'withheld_fact' ? 1 : 3);

@@ -268,6 +268,24 @@ describe('createRuleJudge', () => {
     expect(unused).toMatchObject({ userError: false, kinds: ['invented_requirement'], blame: 'agent' });
   });
 
+  it('wrong_acceptance: the user said yes to a value the agent offered where the instruction gives another', async () => {
+    const m = [
+      u('Please cancel order #W2378156, user ada_lovelace_1815.'),
+      a('I found order #W2378156 and #W2378157. Would you like me to cancel #W2378157 instead?'),
+      u('Sure, go ahead.'),
+      a('Cancelled.'),
+      stop('Thanks.'),
+    ];
+    const cancel = step(3, 'cancel_pending_order', { order_id: '#W2378157', amount: 120 });
+    const v = await verdictOf(m, { reward: 0, steps: [cancel] }, idTask);
+    expect(v).toMatchObject({ userError: true, kinds: ['wrong_acceptance'], blame: 'user' });
+    expect(v.evidence[0]).toMatchObject({ messageIndex: 2 });
+    // Declined, and the agent used the value anyway: the agent's failure.
+    const declined = [...m];
+    declined[2] = u('No, please cancel #W2378156 as I asked.');
+    expect(await verdictOf(declined, { reward: 0, steps: [cancel] }, idTask)).toMatchObject({ userError: false, blame: 'agent' });
+  });
+
   it('wrong_fact: the agent used the user’s value where the instruction gives another', async () => {
     const m = [u('I am ada_lovelace_1815 and I want to cancel order #W1111111.'), a('Cancelling.'), stop('Thanks.')];
     const v = await verdictOf(m, { reward: 0, steps: [step(1, 'cancel_pending_order', { order_id: '#W1111111', amount: 120 })] }, idTask);

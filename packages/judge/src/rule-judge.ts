@@ -153,7 +153,8 @@ function isEnvironmentFailure(step: ToolStep): boolean {
  * calls): `withheld_fact` (asked for a value the instruction gives, the user answered without
  * it), `wrong_fact` / `contradiction` (the agent used the user's value where the instruction
  * gives the gold's, or the user's words hold a near miss of a task value),
- * `invented_requirement` (a value the task does not hold: masking when the agent then used it,
+ * `wrong_acceptance` (the agent used a value it had offered in a question the user said yes to,
+ * where the instruction gives another), `invented_requirement` (a value the task does not hold: masking when the agent then used it,
  * listed as minor when no call did), `forbidden_choice` (a wrong value that the agent had offered as an option), `early_stop` (the user walked away from the needed action while it was on offer).
  * From the user's statements of its `userFacts`: `wrong_fact` and `contradiction` (`my X is …`
  * against the fact's value), and `early_stop` (stopped right after the agent asked something,

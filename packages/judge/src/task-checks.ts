@@ -145,6 +145,8 @@ const AFFIRM = /^\s*(yes|yeah|yep|sure|ok(ay)?|great|perfect|please (do|proceed|
  *   agent put it into a call, `minor` when no call used it;
  * - `wrong_fact`: the agent called a gold tool with a value the user had given for an argument
  *   where the gold has another value, and the instruction gives the gold's value, not the user's;
+ * - `wrong_acceptance`: the same, with a value the user never gave but said yes to when the
+ *   agent offered it in a question;
  * - `early_stop`: the user stopped while an action the task needs was on offer — an agent
  *   question naming the action's own values (amounts, flight numbers, codes) — without
  *   accepting it, and the action never ran.
@@ -220,6 +222,21 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
     said += `\n${lower(text)}${m.role === 'assistant' && m.toolCalls ? lower(JSON.stringify(m.toolCalls)) : ''}`;
   });
 
+  // The agent's last question before `before` that names `value`, answered by a yes.
+  const acceptedOffer = (value: string, before: number): { offer: number; answer: number } | undefined => {
+    let offer = -1;
+    for (let i = before - 1; i >= 0; i--) {
+      const m = messages[i] as Message;
+      if (m.role === 'assistant' && textOf(m).includes('?') && mentionsValue(textOf(m), value)) {
+        offer = i;
+        break;
+      }
+    }
+    if (offer < 0) return undefined;
+    const answer = userIndices.find((ui) => ui > offer && ui < before);
+    return answer !== undefined && AFFIRM.test(textOf(messages[answer] as Message)) ? { offer, answer } : undefined;
+  };
+
   for (const { step, args } of executed) {
     const goldSame = gold.filter((g) => g.name === step.call.name);
     if (goldSame.length === 0 || goldSame.some((g) => sameJson(g.arguments, args))) continue;
@@ -232,9 +249,26 @@ export function taskFindings(trajectory: Trajectory, task: Task): TaskFinding[] 
         // The instruction fixes the gold's value and not the user's: a code or id it gives, or
         // a word it names (a cabin, an airport) where the user named another of the same kind.
         const fixed = known.has(lower(want)) || (isWordValue(want) && isWordValue(value) && mentionsValue(task.intent, want) && !mentionsValue(task.intent, value));
-        if (!fixed || known.has(lower(value)) || mentionsValue(task.intent, value) || (!valueTokens(value).length && !isWordValue(value) && !(isCode(value) && isCode(want)))) continue;
+        if (!fixed || known.has(lower(value)) || mentionsValue(task.intent, value)) continue;
         const from = userIndices.find((ui) => ui < step.messageIndex && mentionsValue(textOf(messages[ui] as Message), value));
-        if (from === undefined) continue;
+        // A value the user said must look like one (an id, a code, a word of a kind): what the
+        // agent offered and the user said yes to is one by the offer.
+        if (from !== undefined && !valueTokens(value).length && !isWordValue(value) && !(isCode(value) && isCode(want))) continue;
+        if (from === undefined) {
+          // The value came from the agent: offered in a question the user said yes to.
+          const accepted = acceptedOffer(value, step.messageIndex);
+          if (accepted !== undefined) {
+            out.push({
+              kind: 'wrong_acceptance',
+              messageIndex: accepted.answer,
+              note: `the agent offered "${value}" for ${key} (message ${accepted.offer}), the user accepted, and the agent used it in ${step.call.name} (message ${step.messageIndex}); the instruction gives "${want}"`,
+              effect: 'hindered',
+              value,
+              truth: want,
+            });
+          }
+          continue;
+        }
         // A user who also gave the instruction's value said two things: a contradiction.
         const alsoTrue = userIndices.some((ui) => ui < step.messageIndex && ui !== userIndices[0] && mentionsValue(textOf(messages[ui] as Message), want));
         out.push({

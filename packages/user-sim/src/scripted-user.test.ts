@@ -254,8 +254,30 @@ describe('createScriptedUser error injection', () => {
     }
     expect(episodes / 400).toBeGreaterThan(0.22);
     expect(episodes / 400).toBeLessThan(0.38);
-    // forbidden_choice needs an agent that lists options (see below); this one does not.
-    expect([...kinds.keys()].sort()).toEqual(SCRIPTED_ERROR_KINDS.filter((k) => k !== 'forbidden_choice').sort());
+    // forbidden_choice needs an agent that lists options (see below), wrong_acceptance one that
+    // offers something and the varied surface; this plain user with this agent gets neither.
+    expect([...kinds.keys()].sort()).toEqual(SCRIPTED_ERROR_KINDS.filter((k) => k !== 'forbidden_choice' && k !== 'wrong_acceptance').sort());
+  });
+
+  it('wrong_acceptance: says yes to the first offer of something else, where it declines every offer otherwise', async () => {
+    const offering = (_m: readonly Message[], turn: number): string =>
+      turn === 0 ? 'Before I do that: would you like me to use 10109 instead?' : 'All done: your request has been completed.';
+    let found = 0;
+    for (let seed = 0; seed < 30; seed++) {
+      const { errors, messages } = await talk(createScriptedUser(writeTask, { seed, errorRate: 1, errorKinds: ['wrong_acceptance'], surface: 'varied' }), offering);
+      const e = errors[0] as InjectedUserError;
+      expect(errors).toHaveLength(1);
+      expect(e).toMatchObject({ kind: 'wrong_acceptance', detail: { offer: 'Before I do that: would you like me to use 10109 instead?', turn: 1 } });
+      expect(messages[e.messageIndex]?.content).toMatch(/^(Sure|Yes|Okay)\b/);
+      found++;
+      const clean = await talk(createScriptedUser(writeTask, { seed, errorRate: 0, surface: 'varied' }), offering);
+      expect(clean.errors).toEqual([]);
+      expect(clean.messages[2]?.content).toMatch(/^No\b/);
+    }
+    expect(found).toBe(30);
+    // The plain surface reads no offers: the kind never applies there.
+    const plain = await talk(createScriptedUser(writeTask, { seed: 1, errorRate: 1, errorKinds: ['wrong_acceptance'] }), offering);
+    expect(plain.errors).toEqual([]);
   });
 
   it('forbidden_choice: picks a listed option the instruction rules out, and records the options', async () => {

@@ -24,7 +24,7 @@ import { applicableRequirements, inventRequirement } from './invented-requiremen
 import { wrongValue } from './wrong-value.js';
 
 /** The kinds of simulated-user error (core's `UserErrorKind`) the scripted user injects, in a fixed order. */
-export const SCRIPTED_ERROR_KINDS: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement', 'withheld_fact', 'forbidden_choice'];
+export const SCRIPTED_ERROR_KINDS: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement', 'withheld_fact', 'forbidden_choice', 'wrong_acceptance'];
 
 /** How the scripted user words its acts. */
 export type UserSurface = 'plain' | 'varied';
@@ -133,7 +133,7 @@ function validate(options: ScriptedUserOptions): Required<Omit<ScriptedUserOptio
   };
 }
 
-function makePlan(task: Task, seed: Seed, errorRate: number, errorKinds: readonly UserErrorKind[]): Plan {
+function makePlan(task: Task, seed: Seed, errorRate: number, errorKinds: readonly UserErrorKind[], surface: UserSurface): Plan {
   const rng = createRng(seed, 'user-sim', task.id);
   const requirements = applicableRequirements(task);
   const requested = new Set(errorKinds);
@@ -142,6 +142,8 @@ function makePlan(task: Task, seed: Seed, errorRate: number, errorKinds: readonl
     if (k === 'wrong_fact' || k === 'contradiction' || k === 'withheld_fact') return task.userFacts.length > 0;
     // A choice among options the agent lists: only string facts are chosen so.
     if (k === 'forbidden_choice') return task.userFacts.some((f) => typeof f.value === 'string');
+    // Offers are read by the varied surface only.
+    if (k === 'wrong_acceptance') return surface === 'varied';
     if (k === 'invented_requirement') return requirements.length > 0;
     return true;
   });
@@ -262,7 +264,7 @@ function saysValue(text: string, value: JsonValue): boolean {
  */
 export function createScriptedUser(task: Task, options: ScriptedUserOptions): UserSimulator {
   const { errorRate, errorKinds, maxPrompts, maxUnhelpfulTurns, surface: surfaceName, disclosure, volunteer } = validate(options);
-  const plan = makePlan(task, options.seed, errorRate, errorKinds);
+  const plan = makePlan(task, options.seed, errorRate, errorKinds, surfaceName);
   const facts = task.userFacts;
   const varied = surfaceName === 'varied';
   const S: Surface = varied ? VARIED_SURFACE : PLAIN_SURFACE;
@@ -468,7 +470,14 @@ export function createScriptedUser(task: Task, options: ScriptedUserOptions): Us
     }
     if (now.unknown.length > 0) parts.push(S.pick(now.facts.length > 0 ? 'dontKnowRest' : 'dontKnow', turnRng));
     if (now.confirmations.length > 0) parts.push(S.pick('confirm', turnRng));
-    if (now.offers.length > 0) parts.push(turnRng.pick(VARIED_PHRASES.decline));
+    if (now.offers.length > 0) {
+      // wrong_acceptance: the first offer of something else is accepted, where the user declines
+      // every offer of more than it came for.
+      if (plan.kind === 'wrong_acceptance' && requests.findIndex((q) => q.offers.length > 0) === r) {
+        parts.unshift(turnRng.pick(VARIED_PHRASES.accept));
+        errors.push(injected('wrong_acceptance', at, { offer: now.offers[0] as string, turn: r }));
+      } else parts.push(turnRng.pick(VARIED_PHRASES.decline));
+    }
     let pending = false;
     if (plan.kind === 'contradiction' && target && firstAnswer !== undefined && r === firstAnswer + 1) {
       const first = said(target, firstAnswer);
