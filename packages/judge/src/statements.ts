@@ -211,8 +211,10 @@ function sameName(a: UserFact, b: UserFact): boolean {
 
 /** A short answer with its fillers removed ("Sure, it's Kim." → "Kim"). */
 function bareAnswer(text: string): string {
-  return text
-    .replace(/###STOP###/g, ' ')
+  // A question back after the answer ("It's gold. Is there a fee?") is not part of it.
+  const answer = splitSentences(text.replace(/###STOP###/g, ' ')).filter((sentence) => !/\?\s*["')\]]*\s*$/.test(sentence));
+  return answer
+    .join(' ')
     .replace(FILLER, ' ')
     .replace(/[.,;:!?"“”]+/g, ' ')
     .replace(/\s+/g, ' ')
@@ -256,6 +258,7 @@ export function statedValues(messages: readonly Message[], facts: readonly UserF
       const found = ts.find((t) => mentionsValue(text, t));
       // Another value named as this fact's, right after one of its names.
       let wrong: string | undefined;
+      let named = false;
       for (const { end: at, sharedWith } of namedSpans(text, fact, facts)) {
         // A name several facts share ("zip") names the one the agent asked for.
         if (sharedWith.some((g) => asked.includes(g)) && !asked.includes(fact)) continue;
@@ -271,11 +274,15 @@ export function statedValues(messages: readonly Message[], facts: readonly UserF
           // The instruction's own value restated ("the order whose zip is 43133"), unless it is
           // another fact's value given where this one was asked.
           if (mentionsValue(instruction, v) && !(factValues.has(lv) && asked.includes(fact))) continue;
-          if (!factValues.has(lv) && mentionsValue(heard, v)) continue;
+          if (!factValues.has(lv) && mentionsValue(heard, v)) {
+            // A value the agent or a tool said (an option offered) is read there, not as a bare answer.
+            named = true;
+            continue;
+          }
           wrong ??= v;
         }
       }
-      if (wrong === undefined && found === undefined && asked.includes(fact) && !facts.some((g) => g !== fact && !asked.includes(g) && namedAt(text, g, facts).length > 0 && !sameName(g, fact))) {
+      if (wrong === undefined && !named && found === undefined && asked.includes(fact) && !facts.some((g) => g !== fact && !asked.includes(g) && namedAt(text, g, facts).length > 0 && !sameName(g, fact))) {
         const t = ts[0] as string;
         const shape = shapeOf(t);
         const others = new Set(asked.filter((g) => g !== fact).flatMap((g) => truths(g.value)).map((v) => v.toLowerCase()));
