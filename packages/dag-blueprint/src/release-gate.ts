@@ -34,7 +34,8 @@ export type ReleaseCheck = { ok: true } | { ok: false; failed: { reason: GateRea
  *    state it runs on (see {@link ambiguousLookups}).
  * 3. `unsolved:dialogue` — the oracle agent ({@link createOracleAgent}), which knows only the
  *    plan and must ask for every fact, solves it with reward 1 through `@autoforge/user-sim`'s
- *    scripted user at error rate 0, in a real `rollout` of `@autoforge/env-runtime`. Without the
+ *    scripted user at error rate 0 — its plain surface, then its varied one — in a real `rollout`
+ *    of `@autoforge/env-runtime`. Without the
  *    task's blueprint (the oracle's plan) this check fails.
  *
  * Checks run in that order and stop at the first failure unless `all`. Deterministic.
@@ -51,16 +52,21 @@ export async function checkRelease(task: Task, blueprint: Blueprint | undefined,
   if (!done() && options.dialogue !== false && blueprint === undefined) {
     failed.push({ reason: 'unsolved:dialogue', message: `no blueprint ${String(task.metadata?.blueprintId)} to plan the dialogue from` });
   } else if (!done() && options.dialogue !== false && blueprint !== undefined) {
-    const t = await rollout({
-      environment,
-      task,
-      agent: createOracleAgent({ blueprint, task }),
-      user: createScriptedUser(task, { seed: 0, errorRate: 0 }),
-      limits: { maxTurns: 80, maxToolCalls: 4 * task.goldCalls.length + 20 },
-    });
-    if (t.reward !== 1) {
-      const last = [...t.messages].reverse().find((m) => m.role === 'assistant' && typeof m.content === 'string');
-      failed.push({ reason: 'unsolved:dialogue', message: `the oracle through the scripted user got reward ${t.reward} (${t.termination}${last ? `: ${String(last.content).slice(0, 160)}` : ''})` });
+    // Through each surface of the scripted user: one wording per act, and the varied one (loose
+    // reading, facts stated many ways, volunteered and questioned back). The first failure is named.
+    for (const surface of ['plain', 'varied'] as const) {
+      const t = await rollout({
+        environment,
+        task,
+        agent: createOracleAgent({ blueprint, task }),
+        user: createScriptedUser(task, { seed: 0, errorRate: 0, surface }),
+        limits: { maxTurns: 80, maxToolCalls: 4 * task.goldCalls.length + 20 },
+      });
+      if (t.reward !== 1) {
+        const last = [...t.messages].reverse().find((m) => m.role === 'assistant' && typeof m.content === 'string');
+        failed.push({ reason: 'unsolved:dialogue', message: `the oracle through the ${surface} scripted user got reward ${t.reward} (${t.termination}${last ? `: ${String(last.content).slice(0, 160)}` : ''})` });
+        break;
+      }
     }
   }
   return failed.length === 0 ? { ok: true } : { ok: false, failed };
