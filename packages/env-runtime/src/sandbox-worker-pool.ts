@@ -68,7 +68,12 @@ class SandboxWorker {
     this.worker = new Worker(workerUrl(), { workerData: init, transferList: [port2] });
     this.port.on('message', (m: FromWorker) => this.receive(m));
     this.worker.on('error', (e) => this.fail(new EnvRuntimeError('E_SANDBOX', `the sandbox worker failed: ${String(e)}`, { cause: e })));
-    this.worker.on('exit', () => this.fail(new EnvRuntimeError('E_SANDBOX', 'the sandbox worker exited')));
+    this.worker.on('exit', () => {
+      // The worker's last messages (a load error, then it ends) travel on the port, the exit on
+      // the worker: under load the exit can come first. Read what the port still holds first.
+      this.drain();
+      this.fail(new EnvRuntimeError('E_SANDBOX', 'the sandbox worker exited'));
+    });
   }
 
   get ready(): boolean {
@@ -99,6 +104,10 @@ class SandboxWorker {
     const slot = this.slot;
     this.slot = undefined;
     if (wasReady) slot?.settle({ t: 'fault', message: e.message });
+  }
+
+  private drain(): void {
+    for (let m = receiveMessageOnPort(this.port); m !== undefined; m = receiveMessageOnPort(this.port)) this.receive(m.message as FromWorker);
   }
 
   private receive(m: FromWorker): void {
