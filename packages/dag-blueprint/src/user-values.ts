@@ -27,9 +27,15 @@ export function indexState(state: JsonObject, collections: readonly string[]): S
   const cached = indexCache.get(state);
   if (cached) return cached;
   const index = new Map<string, IndexedRecord[]>();
-  for (const name of collections) {
+  // The collections, then any other list of records the state holds at its top (a knowledge
+  // graph's entities are a value of the state, not a keyed collection).
+  const lists = Object.keys(state).filter((k) => !collections.includes(k) && Array.isArray(state[k]) && (state[k] as JsonValue[]).length > 0 && (state[k] as JsonValue[]).every((r) => isJsonObject(r)));
+  for (const name of [...collections, ...lists.sort()]) {
     const col = state[name];
-    if (!isJsonObject(col)) continue;
+    // A list of records (a knowledge graph's entities) is indexed as well: its positions are no
+    // ids a user would know, so they give no id leaves.
+    const listed = Array.isArray(col) && col.length > 0 && col.every((r) => isJsonObject(r));
+    if (!isJsonObject(col) && !listed) continue;
     const records: IndexedRecord[] = [];
     for (const [id, record] of Object.entries(col)) {
       const leaves = new Map<string, JsonValue>();
@@ -46,8 +52,10 @@ export function indexState(state: JsonObject, collections: readonly string[]): S
         }
       }
       addCompoundLeaves(record as JsonValue, leaves);
-      leaves.set(`${singular(name)}_id`, id);
-      if (!leaves.has('id')) leaves.set('id', id);
+      if (!listed) {
+        leaves.set(`${singular(name)}_id`, id);
+        if (!leaves.has('id')) leaves.set('id', id);
+      }
       records.push({ collection: name, id, leaves });
     }
     index.set(name, records);
@@ -255,13 +263,72 @@ function writePlans(
       }
       // A write may take a fact the state cannot hold yet (a reason, an amount): the user
       // states one. Reads cannot: an invented value would find nothing.
-      const invented = inventValue(parameter, schemas[parameter], rng);
+      const invented = inventValue(parameter, schemas[parameter], rng, (field) => (field === parameter ? undefined : referencedValue(field, index, rng)));
       if (invented === undefined) return { ok: false, missing: [parameter] };
       values.push([fact, invented]);
     }
     choices.push({ values, anchors: [] });
   }
   return { ok: true, choices };
+}
+
+/**
+ * A value of the record a field names by its words (`entityName` → an `entities` record's
+ * `name`, `customer_id` → a `customers` record's `id`), or undefined.
+ */
+function referencedValue(field: string, index: StateIndex, rng: Rng): JsonValue | undefined {
+  const words = splitWords(field);
+  if (words.length >= 2) {
+    const leaf = words[words.length - 1] as string;
+    const owner = words.slice(0, -1).join('_');
+    for (const name of index.names) {
+      if (name !== owner && singular(name) !== owner) continue;
+      const values = leafValues(index.collections.get(name) ?? [], leaf);
+      if (values.length > 0) return rng.pick(values);
+    }
+  }
+  const referred = referredValues(index, field);
+  return referred.length > 0 ? rng.pick(referred) : undefined;
+}
+
+function leafValues(records: readonly IndexedRecord[], leaf: string): (string | number)[] {
+  return records.flatMap((r) => {
+    const v = r.leaves.get(leaf);
+    return typeof v === 'string' || typeof v === 'number' ? [v] : [];
+  });
+}
+
+const referredCache = new WeakMap<StateIndex, Map<string, (string | number)[]>>();
+
+/**
+ * What a field refers to when its name does not say (a relation's `from` and `to`): where the
+ * state holds that field, every value it holds is a value of one field of another collection
+ * (the entities' `name`); those values, sorted. Empty when no such field is found.
+ */
+function referredValues(index: StateIndex, field: string): (string | number)[] {
+  let cache = referredCache.get(index);
+  if (!cache) referredCache.set(index, (cache = new Map()));
+  const hit = cache.get(field);
+  if (hit) return hit;
+  let out: (string | number)[] = [];
+  search: for (const name of index.names) {
+    const held = new Set(leafValues(index.collections.get(name) ?? [], field));
+    if (held.size === 0) continue;
+    for (const other of index.names) {
+      if (other === name) continue;
+      const records = index.collections.get(other) ?? [];
+      const leaves = [...new Set(records.flatMap((r) => [...r.leaves.keys()]))].sort();
+      for (const leaf of leaves) {
+        const values = new Set(leafValues(records, leaf));
+        if (values.size > 0 && [...held].every((v) => values.has(v))) {
+          out = [...values].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
+          break search;
+        }
+      }
+    }
+  }
+  cache.set(field, out);
+  return out;
 }
 
 /**
@@ -313,6 +380,9 @@ function leafOf(record: IndexedRecord, parameter: string, schema: JsonSchema | u
     const v = record.leaves.get(name);
     if (v === undefined) continue;
     if (v !== null && typeof v === 'object' && !typesFit(typeOfValue(v), typeOf(schema) ?? 'scalar')) continue;
+    // A list of other things (a record's observation texts for a list of observation objects).
+    const itemType = Array.isArray(v) ? typeOf(itemsOf(schema)) : undefined;
+    if (Array.isArray(v) && itemType !== undefined && !v.every((x) => typesFit(typeOfValue(x), itemType))) continue;
     return v;
   }
   return undefined;
@@ -323,7 +393,11 @@ function leafOf(record: IndexedRecord, parameter: string, schema: JsonSchema | u
  * within the schema's bounds, a boolean, a date for date formats, a short phrase otherwise.
  * `undefined` for identifiers and compound parameters (those must come from the state).
  */
-export function inventValue(parameter: string, schema: JsonSchema | undefined, rng: Rng): JsonValue | undefined {
+export function inventValue(parameter: string, schema: JsonSchema | undefined, rng: Rng, lookup?: (field: string) => JsonValue | undefined): JsonValue | undefined {
+  // A field that names a record of the state (`entityName`, `customer_id` inside a list item)
+  // takes a real one: an invented name would find nothing.
+  const held = lookup?.(parameter);
+  if (held !== undefined) return held;
   if (/(^|_)(ids?|uuid|key|number|code)$/.test(parameter)) return undefined;
   const s = typeof schema === 'object' ? schema : {};
   const t = typeOf(schema);
@@ -341,7 +415,7 @@ export function inventValue(parameter: string, schema: JsonSchema | undefined, r
   }
   // A list the user states: one item (a new entity with its observations, a tag).
   if (t === 'array') {
-    const item = inventValue(singular(parameter), itemsOf(schema), rng);
+    const item = inventValue(singular(parameter), itemsOf(schema), rng, lookup);
     return item === undefined ? undefined : [item];
   }
   // A dictionary of named fields (the fields to change): its required ones, else one of them.
@@ -351,7 +425,7 @@ export function inventValue(parameter: string, schema: JsonSchema | undefined, r
     const chosen = required.length > 0 ? required : rng.shuffle(names).slice(0, 1);
     const out: JsonObject = {};
     for (const k of chosen) {
-      const v = inventValue(k, s.properties[k], rng);
+      const v = inventValue(k, s.properties[k], rng, lookup);
       if (v === undefined) {
         if (required.length > 0) return undefined;
         continue;
@@ -361,7 +435,7 @@ export function inventValue(parameter: string, schema: JsonSchema | undefined, r
     if (Object.keys(out).length > 0) return out;
     // None of one pick: any field a value can be invented for.
     for (const k of names) {
-      const v = inventValue(k, s.properties[k], rng);
+      const v = inventValue(k, s.properties[k], rng, lookup);
       if (v !== undefined) return { [k]: v };
     }
   }
