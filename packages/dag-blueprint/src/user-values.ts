@@ -288,7 +288,15 @@ function referencedValue(field: string, index: StateIndex, rng: Rng): JsonValue 
     }
   }
   const referred = referredValues(index, field);
-  return referred.length > 0 ? rng.pick(referred) : undefined;
+  if (referred.length > 0) return rng.pick(referred);
+  // A category the state's records share (a relation's `relationType`, an entity's
+  // `entityType`): one of them. A field unique to each record (a name) is an identity: not taken.
+  for (const name of index.names) {
+    const values = leafValues(index.collections.get(name) ?? [], field);
+    const distinct = [...new Set(values)].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
+    if (values.length > 1 && distinct.length < values.length && typeof distinct[0] === 'string') return rng.pick(distinct);
+  }
+  return undefined;
 }
 
 function leafValues(records: readonly IndexedRecord[], leaf: string): (string | number)[] {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { compileTask } from '../src/compile-task.js';
 import { mergeSequences } from '../src/merge-sequences.js';
 import { BENCHMARKS } from './test-support.js';
-import { inventValue } from '../src/user-values.js';
+import { factChoices, indexState, inventValue } from '../src/user-values.js';
 import { verifyTask } from '../src/verify-task.js';
 
 describe('inventValue', () => {
@@ -73,6 +73,68 @@ describe('compileTask on tau-bench airline', () => {
       expect(compound).toBeGreaterThan(0);
     } finally {
       env.close();
+    }
+  });
+});
+
+describe('factChoices on a state holding lists of records', () => {
+  // A knowledge graph: entities and relations are lists at the top of the state, not keyed collections.
+  const state: JsonObject = {
+    entities: [
+      { name: 'Ada Byron', entityType: 'person', observations: ['likes maths'] },
+      { name: 'Analytical Co', entityType: 'organization', observations: ['founded 1834'] },
+      { name: 'Charles Babbage', entityType: 'person', observations: ['inventor'] },
+    ],
+    relations: [
+      { from: 'Ada Byron', to: 'Analytical Co', relationType: 'works_at' },
+      { from: 'Charles Babbage', to: 'Analytical Co', relationType: 'works_at' },
+      { from: 'Ada Byron', to: 'Charles Babbage', relationType: 'knows' },
+    ],
+  };
+  const index = indexState(state, []);
+  const names = ['Ada Byron', 'Analytical Co', 'Charles Babbage'];
+  const choose = (tool: string, parameter: string, schema: JsonObject) =>
+    factChoices({ id: tool, kind: 'tool', tool, access: 'write', args: { [parameter]: { user: parameter } } }, { [parameter]: schema }, index, new Map(), new Map(), createRng(3), 3);
+
+  it('indexes the lists, without positions as ids', () => {
+    expect(index.names).toEqual(['entities', 'relations']);
+    expect(index.collections.get('entities')?.[0]?.leaves.has('entity_id')).toBe(false);
+  });
+
+  it('takes an item field that names a record from the state, and keeps a list of objects from a list of strings', () => {
+    const r = choose('add_observations', 'observations', {
+      type: 'array',
+      items: { type: 'object', required: ['entityName', 'contents'], properties: { entityName: { type: 'string' }, contents: { type: 'array', items: { type: 'string' } } } },
+    });
+    expect(r.ok).toBe(true);
+    for (const c of r.ok ? r.choices : []) {
+      const [[, value]] = c.values as [[string, { entityName: string; contents: unknown[] }[]]];
+      expect(names).toContain(value[0]?.entityName);
+      expect(value[0]?.contents.every((x) => typeof x === 'string')).toBe(true);
+    }
+  });
+
+  it('takes what from and to always refer to (entity names) and a shared category, never an existing name for a new record', () => {
+    const r = choose('create_relations', 'relations', {
+      type: 'array',
+      items: { type: 'object', required: ['from', 'to', 'relationType'], properties: { from: { type: 'string' }, to: { type: 'string' }, relationType: { type: 'string' } } },
+    });
+    expect(r.ok && r.choices.length).toBe(3);
+    for (const c of r.ok ? r.choices : []) {
+      const [[, [relation]]] = c.values as [[string, { from: string; to: string; relationType: string }[]]];
+      expect(names).toContain(relation?.from);
+      expect(names).toContain(relation?.to);
+      expect(['knows', 'works_at']).toContain(relation?.relationType);
+    }
+    const e = choose('create_entities', 'entities', {
+      type: 'array',
+      items: { type: 'object', required: ['name', 'entityType'], properties: { name: { type: 'string' }, entityType: { type: 'string' } } },
+    });
+    expect(e.ok && e.choices.length).toBe(3);
+    for (const c of e.ok ? e.choices : []) {
+      const [[, [entity]]] = c.values as [[string, { name: string; entityType: string }[]]];
+      expect(names).not.toContain(entity?.name);
+      expect(['organization', 'person']).toContain(entity?.entityType);
     }
   });
 });
