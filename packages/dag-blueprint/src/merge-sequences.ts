@@ -122,7 +122,10 @@ export function mergeSequences(
           if (!wanted.includes(binding.parameter)) continue;
           const split = splitAtIteration(binding.outputPath);
           if (split && splitAtIteration(split.rest)) continue; // lists of lists: no single selection
-          if (!binding.outputPath.startsWith('$input.') && !pathIsReliable(outputSchema(source.tool), binding.outputPath)) continue;
+          // An optional key may be missing; a record's own id is there in practice (a schema lists
+          // `id` as optional where the server assigns it), and compiling runs the call anyway.
+          const ownId = isIdParam(binding.parameter) && /^(\[\]\.)?id$|\.id$/.test(binding.outputPath);
+          if (!binding.outputPath.startsWith('$input.') && !ownId && !pathIsReliable(outputSchema(source.tool), binding.outputPath)) continue;
           // A whole list does not feed one value (`item_ids` of a checkout for the `item_id` of another call).
           if (!split && typeOf(sourceSchema(toolByName.get(source.tool), binding.outputPath)) === 'array' && !acceptsList(toolByName.get(tool), binding.parameter)) continue;
           // Two writes on one record contradict each other (return it, then modify it as pending);
