@@ -22,6 +22,14 @@ export interface StateIndex {
 
 const indexCache = new WeakMap<object, StateIndex>();
 
+/** A non-empty list of JSON objects (records without keys). */
+function isRecordList(value: JsonValue | undefined): value is JsonObject[] {
+  return Array.isArray(value) && value.length > 0 && value.every((r) => isJsonObject(r));
+}
+
+/** Code-point order of values' texts, independent of the locale. */
+const byText = (a: string | number, b: string | number): number => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
+
 /** Indexes the collections of a (frozen) state once; cached per state object. */
 export function indexState(state: JsonObject, collections: readonly string[]): StateIndex {
   const cached = indexCache.get(state);
@@ -29,12 +37,12 @@ export function indexState(state: JsonObject, collections: readonly string[]): S
   const index = new Map<string, IndexedRecord[]>();
   // The collections, then any other list of records the state holds at its top (a knowledge
   // graph's entities are a value of the state, not a keyed collection).
-  const lists = Object.keys(state).filter((k) => !collections.includes(k) && Array.isArray(state[k]) && (state[k] as JsonValue[]).length > 0 && (state[k] as JsonValue[]).every((r) => isJsonObject(r)));
+  const lists = Object.keys(state).filter((k) => !collections.includes(k) && isRecordList(state[k]));
   for (const name of [...collections, ...lists.sort()]) {
     const col = state[name];
     // A list of records (a knowledge graph's entities) is indexed as well: its positions are no
     // ids a user would know, so they give no id leaves.
-    const listed = Array.isArray(col) && col.length > 0 && col.every((r) => isJsonObject(r));
+    const listed = isRecordList(col);
     if (!isJsonObject(col) && !listed) continue;
     const records: IndexedRecord[] = [];
     for (const [id, record] of Object.entries(col)) {
@@ -293,7 +301,7 @@ function referencedValue(field: string, index: StateIndex, rng: Rng): JsonValue 
   // `entityType`): one of them. A field unique to each record (a name) is an identity: not taken.
   for (const name of index.names) {
     const values = leafValues(index.collections.get(name) ?? [], field);
-    const distinct = [...new Set(values)].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
+    const distinct = [...new Set(values)].sort(byText);
     if (values.length > 1 && distinct.length < values.length && typeof distinct[0] === 'string') return rng.pick(distinct);
   }
   return undefined;
@@ -329,7 +337,7 @@ function referredValues(index: StateIndex, field: string): (string | number)[] {
       for (const leaf of leaves) {
         const values = new Set(leafValues(records, leaf));
         if (values.size > 0 && [...held].every((v) => values.has(v))) {
-          out = [...values].sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
+          out = [...values].sort(byText);
           break search;
         }
       }

@@ -182,6 +182,11 @@ function injected(kind: UserErrorKind, messageIndex: number, detail: JsonObject)
   return { kind, messageIndex, detail };
 }
 
+/** The ground truth of an invented demand made at `turn`: its text and its invented detail. */
+function inventedDetail(plan: Plan, turn: number): JsonObject {
+  return { requirement: plan.inventedText, turn, ...(plan.inventedValue ? { value: plan.inventedValue } : {}) };
+}
+
 function withStop(text: string): string {
   return `${text} ${USER_STOP_TOKEN}`;
 }
@@ -345,7 +350,7 @@ export function createScriptedUser(task: Task, options: ScriptedUserOptions): Us
     }
     if (plan.kind === 'invented_requirement' && plan.inventedAt === 0) {
       return reply(`${opening} ${plan.inventedText}`, false, [
-        injected('invented_requirement', context.messages.length, { requirement: plan.inventedText, turn: 0, ...(plan.inventedValue ? { value: plan.inventedValue } : {}) }),
+        injected('invented_requirement', context.messages.length, inventedDetail(plan, 0)),
       ]);
     }
     return reply(opening, false, []);
@@ -497,7 +502,7 @@ export function createScriptedUser(task: Task, options: ScriptedUserOptions): Us
     }
     if (plan.kind === 'invented_requirement' && r === plan.inventedAt) {
       parts.push(plan.inventedText);
-      errors.push(injected('invented_requirement', at, { requirement: plan.inventedText, turn: r, ...(plan.inventedValue ? { value: plan.inventedValue } : {}) }));
+      errors.push(injected('invented_requirement', at, inventedDetail(plan, r)));
       pending = true;
     }
     // Now and then a question back, after an answer (the agent may ignore it).
