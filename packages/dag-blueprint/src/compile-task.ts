@@ -411,6 +411,7 @@ class Compilation {
       this.rng.fork(`facts:${node.id}`),
       this.limit,
       this.demands.get(node.id) ?? [],
+      node.access === 'read' || opensContext(node.tool, this.toolByName),
     );
     if (!chosen.ok) {
       const r = reject('no_candidate_values', `${node.id}: nothing in the state can supply ${chosen.missing.map((p) => `"${p}"`).join(', ')}`, i, this.pointer(node));

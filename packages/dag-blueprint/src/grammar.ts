@@ -134,7 +134,15 @@ export function speak(value: JsonValue | undefined): string {
   if (typeof value === 'string') return needsQuotes(value) ? `"${value}"` : value;
   if (typeof value !== 'object') return String(value);
   if (Array.isArray(value)) return joinList(value.map((v) => speak(v)));
-  if (isJsonObject(value)) return joinList(Object.entries(value).map(([k, v]) => `${splitWords(k).join(' ')} ${speak(v)}`));
+  if (isJsonObject(value)) {
+    // A link between two things (`{ from, to, relationType }`): "from A to B, with relation type knows".
+    if (value.from !== undefined && value.to !== undefined) {
+      const rest = Object.entries(value).filter(([k]) => k !== 'from' && k !== 'to');
+      const link = `from ${speak(value.from)} to ${speak(value.to)}`;
+      return rest.length === 0 ? link : `${link}, with ${joinList(rest.map(([k, v]) => `${splitWords(k).join(' ')} ${speak(v)}`))}`;
+    }
+    return joinList(Object.entries(value).map(([k, v]) => `${splitWords(k).join(' ')} ${speak(v)}`));
+  }
   return String(value);
 }
 

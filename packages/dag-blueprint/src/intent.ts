@@ -427,7 +427,16 @@ class Realizer {
     }
     const plain = verb !== undefined ? PLAIN_VERBS[verb] : undefined;
     if (plain) verb = plain.verb;
-    let object = rest.filter((w) => !FILLER.has(w) && w !== 'user' && w !== 'and');
+    // What follows "with" or "and possibly" qualifies the call (`create_users_with_list_input`).
+    const cut = rest.findIndex((w, i) => i > 0 && (w === 'with' || w === 'possibly' || (w === 'and' && i < rest.length - 1 && rest[i + 1] === 'possibly')));
+    if (cut > 0) rest = rest.slice(0, cut);
+    let object = rest.filter((w) => !FILLER.has(w) && w !== 'and');
+    // "user" says nothing next to another noun ("user settings"), but is the object of a bare "create user".
+    if (object.length > 1) object = object.filter((w) => w !== 'user');
+    // The caller's own profile (`get_me`, `get_my_settings`).
+    object = object.map((w) => (w === 'me' ? 'your profile' : w === 'my' ? 'your' : w));
+    // Logging in or out is of the user themselves (a "login user" name).
+    if (verb !== undefined && /^(log|sign) (in|out)$/.test(verb) && object.length === 1 && /^(user|account|me|your profile)$/.test(object[0] as string)) object = [];
     if (object.length === 0 && plain?.object) object = [plain.object];
     const to = object.indexOf('to');
     if (verb === undefined && to > 0 && to < object.length - 1) {
@@ -453,6 +462,7 @@ class Realizer {
   /** `pending order items` → "the items of the pending order"; `issue state` → "the issue's state". */
   private objectPhrase(w: readonly string[]): string {
     if (w.length === 0) return '';
+    if (/^your\b/.test(w[0] as string)) return w.join(' ');
     const entityAt = w.findIndex((x) => this.nouns.includes(singularize(x)) || this.nouns.includes(x));
     if (entityAt >= 0 && entityAt < w.length - 1) {
       const entity = w.slice(0, entityAt + 1).join(' ');
@@ -618,6 +628,7 @@ class Realizer {
     const field = answer.path === '$' ? 'result' : fieldWords(answer.path);
     if (node?.kind === 'tool' && this.pure.has(node.tool)) {
       const k = this.steps.indexOf(node.id);
+      if (field === 'me') return k >= 0 ? `your profile as the ${ordinal(k)} step shows it` : 'your profile';
       return k >= 0 ? `the ${field === 'value' ? 'result' : field} of the ${ordinal(k)} step` : `the ${field}`;
     }
     if (chooser?.kind === 'reasoning') {

@@ -217,6 +217,13 @@ export function mergeSequences(
       const userNodes: UserNode[] = [];
       const userParams = new Map<UserNode, string>();
       for (const parameter of plannedUser) {
+        // Which view a read gives (`method: get | get_comments | get_labels`) is the agent's
+        // choice, not a fact a user holds: the first (the plain one) is fixed.
+        const view = attrs.access === 'read' ? readSwitchValue(toolByName.get(tool), parameter) : undefined;
+        if (view !== undefined) {
+          args[parameter] = { const: view };
+          continue;
+        }
         let node = attrs.access === 'read' ? readFacts.get(parameter) : undefined;
         if (!node) {
           let fact = parameter;
@@ -571,6 +578,17 @@ function sourceSchema(tool: EffectfulTool | undefined, path: string): JsonSchema
   const [name, ...rest] = path.slice('$input.'.length).split('.');
   const param = (tool?.parameters.properties ?? {})[name ?? ''];
   return rest.length === 0 ? param : schemaAt(param, rest.join('.'));
+}
+
+// Parameters that switch what one tool does or shows (`method`, `mode`).
+const SWITCH_PARAMETER = /^(method|action|operation|op|mode|command|view)$/i;
+
+/** The first value of a read's enum switch parameter (`method`), or undefined. */
+function readSwitchValue(tool: EffectfulTool | undefined, parameter: string): JsonValue | undefined {
+  if (!SWITCH_PARAMETER.test(parameter)) return undefined;
+  const schema = (tool?.parameters.properties ?? {})[parameter];
+  const values = typeof schema === 'object' && Array.isArray(schema.enum) ? schema.enum : undefined;
+  return values !== undefined && values.length > 1 ? (values[0] as JsonValue) : undefined;
 }
 
 /** Whether a top-level parameter takes a list, or its schema is unknown (no tools given). */

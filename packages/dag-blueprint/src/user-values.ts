@@ -1,5 +1,7 @@
 import type { JsonObject, JsonSchema, JsonValue, Rng } from '@autoforge/core';
-import { isJsonObject, pluralize, splitWords } from '@autoforge/core';
+import { isJsonObject, nameVerb, pluralize, splitWords } from '@autoforge/core';
+import type { Meaning } from '@autoforge/env-synth/values';
+import { meaningOf, valueFor } from '@autoforge/env-synth/values';
 import type { ToolNode } from './blueprint.js';
 import { scalarLeaves } from './reasoning.js';
 import { itemsOf, typeOf, typeOfValue, typesFit } from './schema-at.js';
@@ -113,7 +115,9 @@ export type FactChoices = { ok: true; choices: FactAssignment[] } | { ok: false;
  * a choice uses becomes the anchor. Facts of writes (a new address) come from other records, so
  * the write changes something; what no record holds is stated (see {@link inventValue}). Enum
  * parameters take their enum values; search terms (`keywords`, `query`) take a word of a record.
- * Identifier parameters of writes are left to the caller ({@link isDeferred}).
+ * Identifier parameters of writes are left to the caller ({@link isDeferred}). `ownRecord` takes
+ * the facts from the user's own record as for a read (a sign-in's phone, date of birth and last
+ * digits are one person's); default: for reads.
  */
 export function factChoices(
   node: ToolNode,
@@ -124,6 +128,7 @@ export function factChoices(
   rng: Rng,
   limit: number,
   demands: readonly string[] = [],
+  ownRecord = node.access === 'read',
 ): FactChoices {
   const wanted: [string, string][] = []; // [parameter, fact]
   const enums: [string, JsonValue[]][] = []; // [fact, values]
@@ -136,8 +141,10 @@ export function factChoices(
   }
   let plans: FactAssignment[] = [{ values: [], anchors: [] }];
   if (wanted.length > 0) {
-    const result =
-      node.access === 'read' ? readPlans(wanted, schemas, index, anchors, rng, limit, relevance(node.tool, demands)) : writePlans(wanted, schemas, index, anchors, rng, limit);
+    const score = relevance(node.tool, demands);
+    let result = ownRecord ? readPlans(wanted, schemas, index, anchors, rng, limit, score) : writePlans(wanted, schemas, index, anchors, rng, limit, recordNoun(node.tool));
+    // A sign-in's facts the state lacks (the last digits of a card) are stated; the rest are the user's own.
+    if (!result.ok && ownRecord && node.access === 'write') result = ownThenStated(result.missing, wanted, schemas, index, anchors, rng, limit, score);
     if (!result.ok) return result;
     plans = result.choices;
   }
@@ -241,6 +248,34 @@ function readPlans(
   return { ok: true, choices };
 }
 
+/** The user's own values for the facts a record holds ({@link readPlans}), with values stated for `missing`. */
+function ownThenStated(
+  missing: readonly string[],
+  wanted: readonly [string, string][],
+  schemas: Record<string, JsonSchema>,
+  index: StateIndex,
+  anchors: ReadonlyMap<string, IndexedRecord>,
+  rng: Rng,
+  limit: number,
+  score: (record: IndexedRecord) => number,
+): FactChoices {
+  const held = wanted.filter(([p]) => !missing.includes(p));
+  const own: FactChoices = held.length > 0 ? readPlans(held, schemas, index, anchors, rng, limit, score) : { ok: true, choices: [{ values: [], anchors: [] }] };
+  if (!own.ok) return own;
+  const choices: FactAssignment[] = [];
+  for (const choice of own.choices) {
+    const values = [...choice.values];
+    for (const [parameter, fact] of wanted) {
+      if (!missing.includes(parameter)) continue;
+      const v = inventValue(parameter, schemas[parameter], rng);
+      if (v === undefined) return { ok: false, missing: [parameter] };
+      values.push([fact, v]);
+    }
+    choices.push({ values, anchors: choice.anchors });
+  }
+  return { ok: true, choices };
+}
+
 function writePlans(
   wanted: readonly [string, string][],
   schemas: Record<string, JsonSchema>,
@@ -248,6 +283,7 @@ function writePlans(
   anchors: ReadonlyMap<string, IndexedRecord>,
   rng: Rng,
   limit: number,
+  entity: string | undefined,
 ): FactChoices {
   const params = wanted.map(([p]) => p);
   const isAnchor = (r: IndexedRecord): boolean => anchors.get(r.collection) === r;
@@ -271,13 +307,21 @@ function writePlans(
       }
       // A write may take a fact the state cannot hold yet (a reason, an amount): the user
       // states one. Reads cannot: an invented value would find nothing.
-      const invented = inventValue(parameter, schemas[parameter], rng, (field) => (field === parameter ? undefined : referencedValue(field, index, rng)));
+      const invented = inventValue(parameter, schemas[parameter], rng, (field) => (field === parameter ? undefined : referencedValue(field, index, rng)), entity);
       if (invented === undefined) return { ok: false, missing: [parameter] };
       values.push([fact, invented]);
     }
     choices.push({ values, anchors: [] });
   }
   return { ok: true, choices };
+}
+
+/** The record a tool acts on, by its name's last noun (`update_ticket` → `ticket`, `add_notes` → `note`). */
+function recordNoun(tool: string): string | undefined {
+  const named = nameVerb(tool);
+  const rest = named ? named.words.filter((_, i) => i !== named.index) : splitWords(tool);
+  const last = rest[rest.length - 1];
+  return last === undefined ? undefined : singular(last);
 }
 
 /**
@@ -369,6 +413,9 @@ export function isSearchParameter(parameter: string): boolean {
   return SEARCH_PARAMETER.test(parameter.toLowerCase());
 }
 
+// Formats a person states as they are (an email, a link, a time).
+const STATED_FORMATS = new Set(['email', 'uri', 'url', 'date-time', 'time', 'hostname', 'ipv4']);
+
 const STOP_WORDS = new Set(['the', 'and', 'for', 'with', 'from', 'this', 'that', 'your', 'you', 'are', 'was', 'has', 'have', 'not', 'but', 'all', 'any']);
 
 /** A word of a descriptive string in the user's records (or any record): what a user would search for. */
@@ -409,7 +456,13 @@ function leafOf(record: IndexedRecord, parameter: string, schema: JsonSchema | u
  * within the schema's bounds, a boolean, a date for date formats, a short phrase otherwise.
  * `undefined` for identifiers and compound parameters (those must come from the state).
  */
-export function inventValue(parameter: string, schema: JsonSchema | undefined, rng: Rng, lookup?: (field: string) => JsonValue | undefined): JsonValue | undefined {
+export function inventValue(
+  parameter: string,
+  schema: JsonSchema | undefined,
+  rng: Rng,
+  lookup?: (field: string) => JsonValue | undefined,
+  entity?: string,
+): JsonValue | undefined {
   // A field that names a record of the state (`entityName`, `customer_id` inside a list item)
   // takes a real one: an invented name would find nothing.
   const held = lookup?.(parameter);
@@ -426,22 +479,30 @@ export function inventValue(parameter: string, schema: JsonSchema | undefined, r
   if (t === 'string' && typeof s.pattern === 'string') return fromSimplePattern(s.pattern, rng);
   if (t === 'string' && s.pattern === undefined) {
     if (s.format === 'date') return `2025-0${rng.int(1, 9)}-1${rng.int(0, 9)}`;
-    if (s.format !== undefined) return undefined;
-    return `${parameter.replace(/_/g, ' ')} ${rng.pick(['as discussed', 'for my account', 'as requested'])}`;
+    if (s.format !== undefined && !STATED_FORMATS.has(s.format)) return undefined;
+    // What a person would write for the field: a title, a sentence for a body, four digits for
+    // `last_4_digits`, a name, an email (env-synth's realistic values, drawn from this stream).
+    // A name that says little (`question`, or `cityA`, which takes a zip code) takes the kind its description gives.
+    const vague = meaningOf(parameter, entity) === 'word' || /([a-z][A-Z]|_[a-z]|[a-z]_?[1-9])$/.test(parameter);
+    const field = vague ? (describedField(s.description, entity) ?? parameter) : parameter;
+    const v = valueFor(field, { type: 'string', ...(s.format !== undefined ? { format: s.format } : {}), ...(s.maxLength !== undefined ? { maxLength: s.maxLength } : {}) }, { rng, ...(entity !== undefined ? { entity } : {}) });
+    return typeof v === 'string' && v !== '' ? v : undefined;
   }
   // A list the user states: one item (a new entity with its observations, a tag).
   if (t === 'array') {
-    const item = inventValue(singular(parameter), itemsOf(schema), rng, lookup);
+    const item = inventValue(singular(parameter), itemsOf(schema), rng, lookup, entity);
     return item === undefined ? undefined : [item];
   }
   // A dictionary of named fields (the fields to change): its required ones, else one of them.
   if (t === 'object' && s.properties !== undefined) {
     const names = Object.keys(s.properties).sort();
+    // The fields of an item of `entities` describe an entity; of `fields`, the tool's record.
+    const owner = /^(fields|updates|changes|patch|body|data|payload|input|params)$/.test(parameter) ? entity : parameter;
     const required = (s.required ?? []).filter((k) => names.includes(k));
     const chosen = required.length > 0 ? required : rng.shuffle(names).slice(0, 1);
     const out: JsonObject = {};
     for (const k of chosen) {
-      const v = inventValue(k, s.properties[k], rng, lookup);
+      const v = inventValue(k, s.properties[k], rng, lookup, owner);
       if (v === undefined) {
         if (required.length > 0) return undefined;
         continue;
@@ -451,11 +512,20 @@ export function inventValue(parameter: string, schema: JsonSchema | undefined, r
     if (Object.keys(out).length > 0) return out;
     // None of one pick: any field a value can be invented for.
     for (const k of names) {
-      const v = inventValue(k, s.properties[k], rng, lookup);
+      const v = inventValue(k, s.properties[k], rng, lookup, owner);
       if (v !== undefined) return { [k]: v };
     }
   }
   return undefined;
+}
+
+// What a description may say a value is, where the name says nothing.
+const DESCRIBED = new Set<Meaning>(['zip', 'city', 'country', 'email', 'phone', 'street', 'full_name', 'first_name', 'last_name', 'company', 'date', 'date_time', 'time', 'url', 'airport', 'currency', 'color', 'language', 'file_name', 'product', 'digits']);
+
+/** The first word of a description (of its first dozen) that names a kind of value ("The zipcode of the first city" → `zipcode`). */
+function describedField(description: string | undefined, entity: string | undefined): string | undefined {
+  const tokens = (description ?? '').toLowerCase().match(/[a-z]+/g)?.slice(0, 12) ?? [];
+  return tokens.find((t) => t.length > 2 && DESCRIBED.has(meaningOf(t, entity)));
 }
 
 /**

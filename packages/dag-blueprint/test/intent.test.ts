@@ -156,3 +156,23 @@ describe('realizeIntent (a hand-made task)', () => {
     expect(r.keptIds).toEqual(['item_ids']);
   });
 });
+
+describe('realizeIntent (names that read badly word by word)', () => {
+  const step = (tool: string, args: Record<string, { user: string }> = {}): string => {
+    const node = { kind: 'tool' as const, id: 't', tool, access: 'write' as const, args };
+    const blueprint: Blueprint = { id: `bp-${tool}`, nodes: [node], edges: [] };
+    return realizeIntent({ blueprint, order: blueprint.nodes, userFacts: [], resolved: new Map() }).text;
+  };
+
+  it('keeps the object of a bare "create user", drops a "with …" qualifier and an "and possibly …" clause', () => {
+    expect(step('createUser')).toMatch(/create the user\./);
+    expect(step('createUsersWithListInput')).toMatch(/create the users\./);
+    expect(step('checkEligibilityAndPossiblyInitiateReturn')).toMatch(/check the eligibility\./);
+  });
+
+  it('logs the user in without naming them as an object, and reads "me" as the caller\'s profile', () => {
+    expect(step('loginUser')).toMatch(/log in\./);
+    expect(step('logoutUser')).toMatch(/log out\./);
+    expect(step('get_me')).toMatch(/get your profile\./);
+  });
+});

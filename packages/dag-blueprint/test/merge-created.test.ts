@@ -84,3 +84,26 @@ describe('mergeSequences: created values and list-only reads', () => {
     expect(calls(['read_catalog']).map((n) => n.tool)).toEqual(['read_catalog']);
   });
 });
+
+describe('a read whose switch picks what it shows', () => {
+  // `show_book(title, view: summary | reviews)`: which view is read is the agent's choice.
+  const viewTools: Tool[] = [
+    ...tools,
+    tool(
+      'show_book',
+      { title: { type: 'string' }, view: { type: 'string', enum: ['summary', 'reviews', 'loans'] } },
+      ['title', 'view'],
+      { type: 'object', properties: { title: { type: 'string' }, genre: { type: 'string' } } },
+      [{ action: 'reads', resource: 'book' }],
+      true,
+    ),
+  ];
+  it('fixes the first view instead of asking the user for it', () => {
+    const g = buildDependencyGraph(viewTools);
+    const bp = mergeSequences([{ tools: ['show_book'], edges: [], starts: [0] }], g, { seed: 1, tools: viewTools, extraOps: [] });
+    const read = bp.nodes.find((n): n is ToolNode => n.kind === 'tool' && n.tool === 'show_book');
+    expect(read?.args.view).toEqual({ const: 'summary' });
+    expect(read?.args.title).toEqual({ user: 'title' });
+    expect(bp.nodes.some((n) => n.kind === 'user' && n.fact === 'view')).toBe(false);
+  });
+});

@@ -21,7 +21,20 @@ describe('inventValue', () => {
     expect(n).toBeLessThanOrEqual(5);
     expect(typeof inventValue('confirm', { type: 'boolean' }, rng())).toBe('boolean');
     expect(inventValue('day', { type: 'string', format: 'date' }, rng())).toMatch(/^2025-0\d-1\d$/);
-    expect(inventValue('reason', { type: 'string' }, rng())).toMatch(/^reason /);
+    expect(inventValue('reason', { type: 'string' }, rng())).toMatch(/^[A-Z][a-z]+( [a-z]+)+$/);
+  });
+
+  it('states what a person would write for the field, never the field name with a filler', () => {
+    const said = ['title', 'body', 'content', 'name', 'question', 'comment', 'reason'].map((p) => inventValue(p, { type: 'string' }, rng()) as string);
+    for (const [i, p] of ['title', 'body', 'content', 'name', 'question', 'comment', 'reason'].entries()) {
+      expect(said[i]).not.toMatch(new RegExp(`^${p}\\b|as requested|as discussed|for my account`, 'i'));
+    }
+    expect(inventValue('last_4_digits', { type: 'string' }, rng())).toMatch(/^\d{4}$/);
+    expect(inventValue('contact', { type: 'string', format: 'email' }, rng())).toMatch(/^[a-z]+\.[a-z]+@example\.com$/);
+    // The fields of a listed item describe that item: an entity's name is a name, not a sentence.
+    const [entity] = inventValue('entities', { type: 'array', items: { type: 'object', required: ['name', 'observations'], properties: { name: { type: 'string' }, observations: { type: 'array', items: { type: 'string' } } } } }, rng()) as { name: string; observations: string[] }[];
+    expect(entity?.name).toMatch(/^[A-Z]\S*( [A-Z]\S*)+$/);
+    expect(entity?.observations[0]).toMatch(/[.!?]$/);
   });
 
   it('never invents identifiers, patterned strings or compound values', () => {

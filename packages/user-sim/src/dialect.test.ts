@@ -24,6 +24,10 @@ describe('factStatement / parseFactStatements', () => {
     expect(parseFactStatements('My order is late. The item is broken.')).toEqual([]);
   });
 
+  it('reads a subject that holds "is" before a letter a value may start with (regression: "My a is f is {}." read as nothing)', () => {
+    expect(statementsAbout(`Sure. ${factStatement({ key: 'a_is_f' }, {})} Thanks!`, { key: 'a_is_f' }).map((s) => s.value)).toEqual([{}]);
+  });
+
   it('round-trips any JSON value stated for any key (property)', () => {
     const key = fc.stringMatching(/^[a-z][a-z0-9]{0,8}(_[a-z][a-z0-9]{0,8}){0,2}$/);
     fc.assert(

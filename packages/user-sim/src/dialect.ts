@@ -57,14 +57,27 @@ export function parseFactStatements(text: string): FactStatement[] {
   const out: FactStatement[] = [];
   STATEMENT.lastIndex = 0;
   for (let m = STATEMENT.exec(text); m !== null; m = STATEMENT.exec(text)) {
-    const start = m.index + m[0].length;
-    const literal = jsonLiteralAt(text.slice(start));
+    const subjectStart = m.index + m[0].indexOf(m[1] as string);
+    let subject = m[1] as string;
+    let start = m.index + m[0].length;
+    let literal = jsonLiteralAt(text.slice(start));
+    // What followed "is" was no value: the subject goes on ("my a is f is {}" is about "a is f").
+    VERB.lastIndex = start;
+    while (!literal) {
+      const v = VERB.exec(text);
+      if (v === null) break;
+      subject = text.slice(subjectStart, v.index);
+      if (subject.length > 80 || !/^[a-z0-9 _'-]+$/i.test(subject)) break;
+      start = v.index + v[0].length;
+      literal = jsonLiteralAt(text.slice(start));
+    }
     if (!literal) continue;
-    out.push({ subject: (m[1] as string).toLowerCase().trim(), value: literal.value, index: m.index });
+    out.push({ subject: subject.toLowerCase().trim(), value: literal.value, index: m.index });
     STATEMENT.lastIndex = start + literal.length;
   }
   return out;
 }
+const VERB = /\s+(?:is|are|was|should be)\s+(?=["[{\-0-9tfn])/gi;
 
 /** The statements in `text` about `fact` (subject equal to the fact's subject or its key's words). */
 export function statementsAbout(text: string, fact: FactRef): FactStatement[] {

@@ -68,6 +68,7 @@ export type Meaning =
   | 'job_title'
   | 'department'
   | 'label'
+  | 'digits'
   | 'id_ref'
   | 'integer_id'
   | 'name'
@@ -104,6 +105,12 @@ export function meaningOf(fieldName: string, entity?: string): Meaning {
 const cache = new Map<string, Meaning>();
 
 function readMeaning(fieldName: string, entity: string | undefined): Meaning {
+  // One of a pair or a numbered series (`cityA`, `city_b`, `date2`) means what its stem means.
+  const pair = /^(.+?)_?([A-Z]|_[a-z]|_?[1-9])$/.exec(fieldName);
+  if (pair && !/(address|line|addr)$/i.test(pair[1] as string)) {
+    const stem = readMeaning(pair[1] as string, entity);
+    if (stem !== 'word') return stem;
+  }
   const w = words(fieldName);
   const n = w.join('_');
   const last = w[w.length - 1] ?? '';
@@ -127,6 +134,8 @@ function readMeaning(fieldName: string, entity: string | undefined): Meaning {
   if (/(^|_)(country|nation|nationality)$/.test(n)) return 'country';
   if (/(^|_)(dob|date_of_birth|birth_?date|birthday)$/.test(n)) return 'birth_date';
   if (/(^|_)(card_number|card_no|credit_card|cc_number|pan)$/.test(n)) return 'card_number';
+  // `last_4_digits`, `last4`, `pin`: a few digits (the count the name gives, else 4).
+  if (/(^|_)(last_?\d+(_digits)?|\d+_digits|digits|pin|pin_code)$/.test(n)) return 'digits';
   if (/(^|_)(cvv|cvc|security_code)$/.test(n)) return 'cvv';
   if (/(^|_)(account_number|iban|routing_number|bank_account)$/.test(n)) return 'account_number';
   if (/(^|_)isbn(_?1[03])?$/.test(n)) return 'isbn';

@@ -222,6 +222,8 @@ export function realisticString(meaning: Meaning, d: DrawContext): string {
       return fk().string.alpha({ length: { min: 2, max: 4 }, casing: 'upper' });
     case 'card_number':
       return fk().finance.creditCardNumber('4##############L');
+    case 'digits':
+      return fk().string.numeric(Math.min(12, Number(/(\d+)/.exec(words(d.name).join('_'))?.[1] ?? 4)));
     case 'cvv':
       return fk().finance.creditCardCVV();
     case 'account_number':
