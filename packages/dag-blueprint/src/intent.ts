@@ -35,6 +35,8 @@ import {
 import type { IdContext, IdHolder } from './record-description.js';
 import { classifyId, describeHolder, holderOfObject } from './record-description.js';
 import { elementNoun, words } from './words.js';
+import type { Meaning } from '@autoforge/env-synth/values';
+import { meaningOf } from '@autoforge/env-synth/values';
 
 /** The value a task reports: `readPath(value of node, path)`. */
 export interface IntentAnswer {
@@ -346,13 +348,20 @@ class Realizer {
   private goal(node: ToolNode): string {
     const { verb, object, switched } = this.verbPhrase(node);
     const targets: string[] = [];
-    const values: { label: string; text: string }[] = [];
+    let values: { label: string; text: string; parameter?: string }[] = [];
     for (const [parameter, source] of Object.entries(node.args)) {
       if (switched === parameter) continue;
       const part = this.argPhrase(node, parameter, source);
       if (part === undefined) continue;
       if (part.target) targets.push(part.text);
-      else values.push(part);
+      else values.push({ ...part, parameter });
+    }
+    // The parts of a postal address, said as one ("593 Cedar Avenue, Suite 826, Chicago, IL 60625, USA").
+    const address = addressText(values.flatMap((v) => (v.parameter !== undefined && 'user' in (node.args[v.parameter] ?? {}) ? [[v.parameter, v.text] as [string, string]] : [])));
+    if (address !== undefined) {
+      const first = values.findIndex((v) => address.parts.includes(v.parameter ?? ''));
+      const combined = { label: 'address', text: address.text };
+      values = [...values.slice(0, first).filter((v) => !address.parts.includes(v.parameter ?? '')), combined, ...values.slice(first).filter((v) => !address.parts.includes(v.parameter ?? ''))];
     }
     let phrase = object;
     // A target that names the object itself ("the ticket with the highest priority") takes its place.
@@ -489,6 +498,8 @@ class Realizer {
       const said = this.factValue(fact, parameter, false);
       if (said.described) return { text: said.text, target: true, label };
       if (isJsonObject(fact.value)) {
+        const address = addressText(Object.entries(fact.value).map(([k, v]) => [k, speak(v)]));
+        if (address !== undefined && address.parts.length === Object.keys(fact.value).length) return { text: address.text, target: false, label: 'address' };
         const fields = Object.entries(fact.value).map(([k, v]) => `the ${splitWords(k).join(' ')} set to ${speak(v)}`);
         return { text: joinList(fields), target: false, label: '' };
       }
@@ -641,6 +652,26 @@ class Realizer {
     if (answer.path === '$') return splitWords(node.tool).includes('id') ? `the ${noun} id` : `what the agent finds for the ${noun}`;
     return `the ${field} of the ${noun}`;
   }
+}
+
+const ADDRESS_PARTS: readonly Meaning[] = ['street', 'address2', 'city', 'state', 'zip', 'country'];
+
+/**
+ * The fields of a postal address as one address, in the order one is written (street, line two,
+ * city, state and zip, country), with the fields it used; undefined unless there are three or
+ * more, a street or a city among them.
+ */
+function addressText(fields: readonly [string, string][]): { text: string; parts: string[] } | undefined {
+  const byMeaning = new Map<Meaning, [string, string]>();
+  for (const f of fields) {
+    const m = meaningOf(f[0]);
+    if (ADDRESS_PARTS.includes(m) && !byMeaning.has(m)) byMeaning.set(m, f);
+  }
+  if (byMeaning.size < 3 || !(byMeaning.has('street') || byMeaning.has('city'))) return undefined;
+  const say = (m: Meaning): string | undefined => byMeaning.get(m)?.[1].replace(/^"(.*)"$/, '$1');
+  const stateZip = [say('state'), say('zip')].filter((x) => x !== undefined).join(' ');
+  const text = [say('street'), say('address2'), say('city'), stateZip === '' ? undefined : stateZip, say('country')].filter((x) => x !== undefined && x !== '').join(', ');
+  return { text, parts: [...byMeaning.values()].map(([k]) => k) };
 }
 
 /** The parameter a fact feeds first (its name tells whether the value is an id). */

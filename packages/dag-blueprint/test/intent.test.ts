@@ -175,4 +175,16 @@ describe('realizeIntent (names that read badly word by word)', () => {
     expect(step('logoutUser')).toMatch(/log out\./);
     expect(step('get_me')).toMatch(/get your profile\./);
   });
+
+  it('says the parts of a postal address as one address, in the order one writes it', () => {
+    const args = { street_line: { user: 'street' }, city: { user: 'city' }, state: { user: 'state' }, zip: { user: 'zip' }, note: { user: 'note' } };
+    const node = { kind: 'tool' as const, id: 't', tool: 'update_address', access: 'write' as const, args };
+    const blueprint: Blueprint = { id: 'bp-address', nodes: [node], edges: [] };
+    const fact = (key: string, value: string) => ({ key, description: key, value });
+    const userFacts = [fact('zip', '60625'), fact('note', 'ring twice'), fact('city', 'Chicago'), fact('street', '593 Cedar Avenue'), fact('state', 'IL')];
+    const text = realizeIntent({ blueprint, order: blueprint.nodes, userFacts, resolved: new Map() }).text;
+    expect(text).toContain('593 Cedar Avenue, Chicago, IL 60625');
+    expect(text).toContain('ring twice');
+    expect(text).not.toMatch(/the city|the zip/);
+  });
 });
