@@ -220,6 +220,12 @@ export async function synthesizeTasks(spec: EnvironmentSpec, graph: DependencyGr
       // Fewer hard tasks than the mix asks for: merge two walks more often.
       const hardShare = tasks.length === 0 ? 1 : tasks.filter(isHard).length / tasks.length;
       const mergeTwo = hardShare < o.minHard + 0.1 || diversify ? Math.max(0.75, o.mergeTwo) : o.mergeTwo;
+      // Hard tasks below the mix after the first round while most compiled blueprints are short
+      // (reads whose values the user states are dropped, so two walks make two or three calls):
+      // most merged ones take a third walk.
+      const compiled = blueprints.filter((b) => !b.status.startsWith('rejected'));
+      const long = compiled.filter((b) => b.nodes.filter((n) => n.kind === 'tool').length >= 4).length;
+      const mergeThree = round >= 1 && hardShare < o.minHard && long < o.minHard * compiled.length ? 0.75 : 0;
       // Lifted when no hard task came in the trial rounds, or when two thirds of the budget are spent.
       const easyCap = (hardSeen || round < o.hardTrialRounds) && blueprints.length < (2 * o.maxBlueprints) / 3 ? maxEasy : wanted;
       if (easyCap === wanted && maxEasy < wanted) lifted.add('hard');
@@ -231,12 +237,12 @@ export async function synthesizeTasks(spec: EnvironmentSpec, graph: DependencyGr
       }
       if (wide) lifted.add('starts');
       const walkShape = { minLength, diversify };
-      let jobs = roundJobs(walkGraph, baseGraph, spec, envId, o, walkShape, round, size, mergeTwo, accepted, wide, rng.fork(`round-${round}`));
+      let jobs = roundJobs(walkGraph, baseGraph, spec, envId, o, walkShape, round, size, { two: mergeTwo, three: mergeThree }, accepted, wide, rng.fork(`round-${round}`));
       while (jobs.length === 0 && minLength > 1) {
         minLength -= 1;
         lifted.add('walk-length');
         walkShape.minLength = minLength;
-        jobs = roundJobs(walkGraph, baseGraph, spec, envId, o, walkShape, round, size, mergeTwo, accepted, wide, rng.fork(`round-${round}`));
+        jobs = roundJobs(walkGraph, baseGraph, spec, envId, o, walkShape, round, size, { two: mergeTwo, three: mergeThree }, accepted, wide, rng.fork(`round-${round}`));
       }
       if (jobs.length === 0) {
         if (replay) throw new DagBlueprintError('E_OPTIONS', `dag-blueprint: synthesizeTasks: \`resume\` does not match these options (round ${round} has lines but no walks)`);
@@ -277,7 +283,9 @@ export async function synthesizeTasks(spec: EnvironmentSpec, graph: DependencyGr
             if (accepted.keys.has(goldCallKey(task))) status = 'duplicate';
             else if (accepted.count >= wanted) status = 'surplus';
             else if (!isHard(task) && accepted.easy >= easyCap) status = 'surplus:easy';
-            else if (!lifted.has('tool') && (accepted.tools.get(tool) ?? 0) >= toolCap) status = 'surplus:tool';
+            // A hard task passes the tool cap while hard ones are short of the mix: on a document
+            // whose one selecting write takes every hard task, the mix weighs more than the spread.
+            else if (!lifted.has('tool') && (accepted.tools.get(tool) ?? 0) >= toolCap && !(isHard(task) && accepted.count - accepted.easy < wanted - maxEasy)) status = 'surplus:tool';
             else if (!lifted.has('shape') && ((accepted.shapes.get(shape) ?? 0) >= shapeCap || (accepted.shapes.has(shape) && accepted.repeats >= maxRepeats))) status = 'surplus:shape';
             else {
               const gate = await checkRelease(task, bp, env, { dialogue: o.dialogue });
@@ -441,7 +449,7 @@ function roundJobs(
   walkShape: { minLength: number; diversify: boolean },
   round: number,
   size: number,
-  mergeTwo: number,
+  merge: { two: number; three: number },
   accepted: Tally,
   wide: boolean,
   rng: Rng,
@@ -463,7 +471,8 @@ function roundJobs(
   const jobs: CompileJob[] = [];
   for (let i = 0; i < walks.length && jobs.length < size; ) {
     const alone = extra.shift();
-    const k = rng.bool(mergeTwo) && i + 1 < walks.length ? 2 : 1;
+    const two = rng.bool(merge.two) && i + 1 < walks.length;
+    const k = two && merge.three > 0 && i + 2 < walks.length && rng.bool(merge.three) ? 3 : two ? 2 : 1;
     const sequences = [...walks.slice(i, i + k), ...(alone !== undefined ? [{ tools: [alone], edges: [], starts: [0] }] : [])] as ToolSequence[];
     i += k;
     const jobSeed = `${String(o.seed)}/${round}/${jobs.length}`;
