@@ -44,3 +44,4 @@ export type { PathSegment } from './path.js';
 export { parsePath, readPath, splitAtIteration } from './path.js';
 export type { DagBlueprintErrorCode } from './error.js';
 export { DagBlueprintError } from './error.js';
+export { createOfferingAgent, createRefusingAgent, REFUSAL_TEXT } from './tempting-agents.js';

@@ -225,7 +225,8 @@ export async function synthesizeTasks(spec: EnvironmentSpec, graph: DependencyGr
       // most merged ones take a third walk.
       const compiled = blueprints.filter((b) => !b.status.startsWith('rejected'));
       const long = compiled.filter((b) => b.nodes.filter((n) => n.kind === 'tool').length >= 4).length;
-      const mergeThree = round >= 1 && hardShare < o.minHard && long < o.minHard * compiled.length ? 0.75 : 0;
+      const hardBehind = round >= 1 && hardShare < o.minHard;
+      const mergeThree = hardBehind && long < o.minHard * compiled.length ? 0.75 : 0;
       // Lifted when no hard task came in the trial rounds, or when two thirds of the budget are spent.
       const easyCap = (hardSeen || round < o.hardTrialRounds) && blueprints.length < (2 * o.maxBlueprints) / 3 ? maxEasy : wanted;
       if (easyCap === wanted && maxEasy < wanted) lifted.add('hard');
@@ -283,9 +284,10 @@ export async function synthesizeTasks(spec: EnvironmentSpec, graph: DependencyGr
             if (accepted.keys.has(goldCallKey(task))) status = 'duplicate';
             else if (accepted.count >= wanted) status = 'surplus';
             else if (!isHard(task) && accepted.easy >= easyCap) status = 'surplus:easy';
-            // A hard task passes the tool cap while hard ones are short of the mix: on a document
-            // whose one selecting write takes every hard task, the mix weighs more than the spread.
-            else if (!lifted.has('tool') && (accepted.tools.get(tool) ?? 0) >= toolCap && !(isHard(task) && accepted.count - accepted.easy < wanted - maxEasy)) status = 'surplus:tool';
+            // A hard task passes the tool cap while hard ones stay short of the mix after the first
+            // round: on a document whose one selecting write takes every hard task, the mix weighs
+            // more than the spread.
+            else if (!lifted.has('tool') && (accepted.tools.get(tool) ?? 0) >= toolCap && !(hardBehind && isHard(task) && accepted.count - accepted.easy < wanted - maxEasy)) status = 'surplus:tool';
             else if (!lifted.has('shape') && ((accepted.shapes.get(shape) ?? 0) >= shapeCap || (accepted.shapes.has(shape) && accepted.repeats >= maxRepeats))) status = 'surplus:shape';
             else {
               const gate = await checkRelease(task, bp, env, { dialogue: o.dialogue });

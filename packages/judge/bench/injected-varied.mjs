@@ -1,14 +1,15 @@
 // `pnpm bench` in packages/judge: the rule judge against the errors a scripted user injects
 // (errorRate 0.3), on tau-bench retail tasks and on tasks synthesized from the example docs, each
-// played by the oracle agent. A closed loop (our scripted user, our judge): the headline figures
-// are judge-real's. `--surface varied` (default) asks user-sim for its varied surface forms;
+// played by the oracle agent (and, one rollout in four each, by an oracle that offers an
+// alternative or one that refuses a write, so that accepting and insisting can happen). A closed
+// loop (our scripted user, our judge): the headline figures are judge-real's. `--surface varied` (default) asks user-sim for its varied surface forms;
 // `--surface plain` for the plain one. Run after a build (it imports the built packages).
-import { compileTask, createOracleAgent, mergeSequences } from '@autoforge/dag-blueprint';
+import { compileTask, createOfferingAgent, createOracleAgent, createRefusingAgent, mergeSequences } from '@autoforge/dag-blueprint';
 import { USER_ERROR_KINDS } from '@autoforge/core';
 import { createRuleJudge, scoreJudge } from '@autoforge/judge';
 import { randomWalks } from '@autoforge/depgraph';
 import { rollout } from '@autoforge/env-runtime';
-import { createScriptedUser } from '@autoforge/user-sim';
+import { createScriptedUser, SCRIPTED_ERROR_KINDS } from '@autoforge/user-sim';
 import { openSource, SOURCES } from './sources.mjs';
 
 const arg = (name, fallback) => {
@@ -17,7 +18,7 @@ const arg = (name, fallback) => {
 };
 const surface = arg('surface', 'varied');
 const perEnv = Number(arg('tasks', '40'));
-const rollouts = Number(arg('rollouts', '3'));
+const rollouts = Number(arg('rollouts', '4'));
 
 const judge = createRuleJudge();
 const trajectories = [];
@@ -36,8 +37,15 @@ for (const source of SOURCES) {
       count++;
       for (let r = 0; r < rollouts; r++) {
         const seed = i * 100 + r;
-        const user = createScriptedUser(task, { seed, errorRate: 0.3, surface });
-        const t = await rollout({ environment, task, agent: createOracleAgent({ blueprint, task }), user, rollout: r, seed, limits: { maxTurns: 80 } });
+        // Rollouts 0 and 1 of each four: the oracle, every kind but two; 2: an oracle that offers an
+        // alternative before its first write (wrong_acceptance); 3: one that refuses its first
+        // write (insistence).
+        const slot = r % 4;
+        const errorKinds = slot === 2 ? ['wrong_acceptance'] : slot === 3 ? ['insistence'] : SCRIPTED_ERROR_KINDS.filter((k) => k !== 'wrong_acceptance' && k !== 'insistence');
+        const user = createScriptedUser(task, { seed, errorRate: 0.3, surface, errorKinds });
+        const oracle = createOracleAgent({ blueprint, task });
+        const agent = slot === 2 ? createOfferingAgent(oracle, task) : slot === 3 ? createRefusingAgent(oracle) : oracle;
+        const t = await rollout({ environment, task, agent, user, rollout: r, seed, limits: { maxTurns: 80 } });
         trajectories.push(t);
         verdicts.push(await judge.judge(t, task));
       }

@@ -22,4 +22,8 @@ console.log('judge-real — real dialogues, hand labels (tau-bench airline, GPT-
 console.log(`  failed episodes, user vs agent: precision ${f.precision.toFixed(3)} (${f.truePositives}/${f.truePositives + f.falsePositives}), recall ${f.recall.toFixed(3)} (${f.truePositives}/${f.support}); ${s.ambiguous} ambiguous left out`);
 console.log(`  successful episodes masked: ${s.masked}/${s.successful} (${((100 * s.masked) / s.successful).toFixed(1)}%)`);
 console.log(`  false positives: ${s.falsePositiveIds.join(' ') || '-'}; false negatives: ${s.falseNegativeIds.join(' ') || '-'}`);
+// Every deviation listed, masking or not (minor ones never mask), by kind.
+const listed = {};
+for (const v of verdicts) for (const k of v.kinds) listed[k] = (listed[k] ?? 0) + 1;
+console.log(`  deviations listed (masking or minor), episodes per kind: ${Object.entries(listed).map(([k, n]) => `${k} ${n}`).join(', ') || '-'}`);
 console.log(`  ${trajectories.length} episodes judged in ${ms.toFixed(1)} ms (${(ms / trajectories.length).toFixed(2)} ms each)`);

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JsonObject, Trajectory, Verdict } from '@autoforge/core';
-import { checkRelease, compileTask, createOracleAgent, mergeSequences } from '@autoforge/dag-blueprint';
+import { checkRelease, compileTask, createOfferingAgent, createOracleAgent, createRefusingAgent, mergeSequences } from '@autoforge/dag-blueprint';
 import { buildDependencyGraph, randomWalks } from '@autoforge/depgraph';
 import { createEnvironment, rollout } from '@autoforge/env-runtime';
 import { synthesizeEnvironment } from '@autoforge/env-synth';
@@ -17,7 +17,7 @@ import type { UserErrorKind } from '@autoforge/core';
 import { USER_ERROR_KINDS } from '@autoforge/core';
 import { createRuleJudge } from './rule-judge.js';
 import { scoreJudge } from './score-judge.js';
-import { BENCHMARKS, createOfferingAgent } from './test-support.js';
+import { BENCHMARKS } from './test-support.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const RETAIL = join(BENCHMARKS, 'tau-bench/retail');
@@ -36,8 +36,9 @@ const SOURCES: { envId: string; file: string; sampleState?: () => JsonObject; po
 ];
 // Every kind the scripted user injects (an invented demand carries an invented detail: a date,
 // a code or an email the task does not hold; wrong_acceptance needs an agent that offers an
-// alternative: the offering oracle of the third rollout). insistence is not injected.
-const DETECTED: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement', 'withheld_fact', 'forbidden_choice', 'wrong_acceptance'];
+// alternative: the offering oracle of the third rollout; insistence one that refuses: the
+// refusing oracle of the fourth).
+const DETECTED: readonly UserErrorKind[] = USER_ERROR_KINDS;
 const trajectories: Trajectory[] = [];
 const clean = { released: 0, episodes: 0, solved: 0 };
 const verdicts: Verdict[] = [];
@@ -65,14 +66,17 @@ beforeAll(async () => {
           clean.episodes++;
           if (t.reward === 1) clean.solved++;
         }
-        for (let r = 0; r < 3; r++) {
+        for (let r = 0; r < 4; r++) {
           const seed = i * 100 + r;
           // The third rollout's oracle offers an alternative before its first write, and its user
-          // errs, if at all, by accepting it (wrong_acceptance); the first two play every other kind.
-          const kinds = r === 2 ? { errorKinds: ['wrong_acceptance'] as UserErrorKind[] } : { errorKinds: SCRIPTED_ERROR_KINDS.filter((k) => k !== 'wrong_acceptance') };
+          // errs, if at all, by accepting it (wrong_acceptance); the fourth's refuses its first
+          // write, and its user errs, if at all, by pushing back (insistence); the first two play
+          // every other kind.
+          const only: UserErrorKind[] | undefined = r === 2 ? ['wrong_acceptance'] : r === 3 ? ['insistence'] : undefined;
+          const kinds = { errorKinds: only ?? SCRIPTED_ERROR_KINDS.filter((k) => k !== 'wrong_acceptance' && k !== 'insistence') };
           const user = createScriptedUser(task, { seed, errorRate: 0.3, surface: 'varied', ...kinds });
           const oracle = createOracleAgent({ blueprint, task });
-          const agent = r === 2 ? createOfferingAgent(oracle, task) : oracle;
+          const agent = r === 2 ? createOfferingAgent(oracle, task) : r === 3 ? createRefusingAgent(oracle) : oracle;
           const t = await rollout({ environment, task, agent, user, rollout: r, seed, limits: { maxTurns: 80 } });
           trajectories.push(t);
           verdicts.push(await judge.judge(t, task));

@@ -286,6 +286,33 @@ describe('createRuleJudge', () => {
     expect(await verdictOf(declined, { reward: 0, steps: [cancel] }, idTask)).toMatchObject({ userError: false, blame: 'agent' });
   });
 
+  it('insistence: pushing back on a refusal the instruction does not tell the user to push on; masking only when the agent then made a write off the gold path', async () => {
+    const m = [
+      u(opening),
+      a("I'm sorry, but I'm not able to cancel that order."),
+      u("That's not acceptable. Can't you make an exception?"),
+      a('Done.'),
+      stop('Thanks.'),
+    ];
+    // The push got the task's own call: listed, minor, nothing masked.
+    const gold = step(3, 'cancel_pending_order', { order_id: '#W1', reason: 'no longer needed' });
+    expect(await verdictOf(m, { reward: 1, steps: [gold] })).toMatchObject({ userError: false, kinds: ['insistence'], blame: 'none' });
+    // The agent gave in with a write the task does not want: the push can explain the failure.
+    const off = step(3, 'cancel_pending_order', { order_id: '#W2', reason: 'no longer needed' });
+    const v = await verdictOf(m, { reward: 0, steps: [off] });
+    expect(v).toMatchObject({ userError: true, kinds: ['insistence'], blame: 'user' });
+    expect(v.evidence[0]).toMatchObject({ messageIndex: 2 });
+    // An instruction that tells the user to insist: its push is no deviation.
+    const told = { ...task, intent: `${task.intent} If the agent refuses, insist on it.` };
+    expect(await verdictOf(m, { reward: 0, steps: [off] }, told)).toMatchObject({ userError: false, kinds: [], blame: 'agent' });
+    // Taking the refusal and leaving is neither insistence nor an early stop.
+    const dropped = await verdictOf([u(opening), a("I'm sorry, but I'm not able to cancel that order."), stop('Okay, I understand.')], { reward: 0 });
+    expect(dropped).toMatchObject({ userError: false, kinds: [], blame: 'agent' });
+    // A refusal that asks something is a request: answering it is not pushing.
+    const asked = await verdictOf([u(opening), a("I can't cancel it without your zip. What is your zip?"), u(`${said(zip)} Please do it.`), a('Done.'), stop('Thanks.')], { reward: 0, steps: [off] });
+    expect(asked.kinds).not.toContain('insistence');
+  });
+
   it('wrong_fact: the agent used the user’s value where the instruction gives another', async () => {
     const m = [u('I am ada_lovelace_1815 and I want to cancel order #W1111111.'), a('Cancelling.'), stop('Thanks.')];
     const v = await verdictOf(m, { reward: 0, steps: [step(1, 'cancel_pending_order', { order_id: '#W1111111', amount: 120 })] }, idTask);

@@ -1,5 +1,5 @@
-import type { Blame, Message, Task, ToolStep, Trajectory, Verdict, VerdictEvidence } from '@autoforge/core';
-import { normalizeValue, splitSentences, USER_STOP_TOKEN } from '@autoforge/core';
+import type { Blame, JsonValue, Message, Task, ToolStep, Trajectory, Verdict, VerdictEvidence } from '@autoforge/core';
+import { canonicalJson, normalizeValue, splitSentences, toolAccess, USER_STOP_TOKEN } from '@autoforge/core';
 import { JudgeError } from './error.js';
 import { askedFacts, isQuestion, statedValues } from './statements.js';
 import type { UserErrorKind } from '@autoforge/core';
@@ -33,6 +33,70 @@ const ENV_MESSAGE =
   /\b(internal|unexpected|typeerror|referenceerror|rangeerror|syntaxerror|is not a function|cannot read propert|undefined|stack|sandbox|out of memory)\b/i;
 
 const textOf = (m: Message): string => (m.role === 'assistant' ? (m.content ?? '') : m.content);
+
+// An agent turning a request down, in a sentence that asks nothing.
+const REFUSAL = /\b(cannot|can't|can not|could not|couldn't|unable to|not able to|not possible|won't be able|am not allowed|not allowed to|not permitted)\b/i;
+// A user pushing back on a refusal rather than taking it.
+const PUSH = /\b(exception|try again|not acceptable|unacceptable|can't accept|cannot accept|insist|(do|doing) it anyway|just do it|find a way|just this once|really need|asking you again)\b/i;
+// An instruction that tells the user to push: its pushing is no deviation.
+const TOLD_TO_PUSH = /\b(insist|insists|insisting|push|persist|persistent|persuade|firm|don't take no|do not take no|don't accept|do not accept|not accept|keep asking|ask again)\b/i;
+
+/** The sentences of an agent's text that refuse something, where none of its sentences asks anything. */
+function refusals(text: string): string[] {
+  const sentences = splitSentences(text);
+  // A closing pleasantry ("Anything else I can help with?") asks nothing of the request.
+  if (sentences.some((s) => isQuestion(s) && !/\b(anything else|something else|any other|further (assistance|help|questions?))\b/i.test(s))) return [];
+  return sentences.filter((s) => REFUSAL.test(s));
+}
+
+/** The agent's text between user message `from` (exclusive) and `to` (exclusive). */
+function agentTextBetween(messages: readonly Message[], from: number, to: number): string {
+  return messages
+    .slice(from + 1, to)
+    .filter((m) => m.role === 'assistant')
+    .map(textOf)
+    .join('\n');
+}
+
+/**
+ * insistence: the user pushed back on a refusal (the agent said it cannot do something and asked
+ * nothing) where its instruction says nothing of pushing. `hindered` when the agent then made a
+ * write the gold calls do not hold (it gave in to something the task does not want), `minor`
+ * otherwise: what the push got, if anything, is the task's own.
+ */
+function insistenceFinding(trajectory: Trajectory, task: Task): Finding | undefined {
+  if (TOLD_TO_PUSH.test(task.intent)) return undefined;
+  const { messages } = trajectory;
+  const users = messages.flatMap((m, i) => (m.role === 'user' ? [i] : []));
+  for (let k = 1; k < users.length; k++) {
+    const at = users[k] as number;
+    const said = textOf(messages[at] as Message);
+    if (said.includes(USER_STOP_TOKEN) || !PUSH.test(said)) continue;
+    const refused = refusals(agentTextBetween(messages, users[k - 1] as number, at));
+    if (refused.length === 0) continue;
+    const gold = new Set(task.goldCalls.map((g) => `${g.name} ${canonicalJson(g.arguments)}`));
+    const off = trajectory.steps.find((s) => {
+      if (s.messageIndex < at || toolAccess({ name: s.call.name, description: '' }).access !== 'write') return false;
+      let args: unknown;
+      try {
+        args = JSON.parse(s.call.arguments);
+      } catch {
+        return true;
+      }
+      return !gold.has(`${s.call.name} ${canonicalJson(args as JsonValue)}`);
+    });
+    return {
+      kind: 'insistence',
+      messageIndex: at,
+      note:
+        off === undefined
+          ? `the user pushed back on the agent's refusal ("${refused[0] as string}"), which its instruction does not ask for; nothing the task does not want was done`
+          : `the user pushed back on the agent's refusal ("${refused[0] as string}"), which its instruction does not ask for, and the agent then made ${off.call.name} (message ${off.messageIndex}), which no gold call holds`,
+      effect: off === undefined ? 'minor' : 'hindered',
+    };
+  }
+  return undefined;
+}
 
 /** wrong_fact and contradiction: the values the user stated for each of its facts, however worded. */
 function factFindings(messages: readonly Message[], task: Task): Finding[] {
@@ -89,6 +153,8 @@ function earlyStopFinding(trajectory: Trajectory, task: Task): Finding | undefin
     .map(textOf)
     .join('\n');
   const stopText = (messages[stopAt] as Message).content ?? '';
+  // Taking a refusal and leaving is what a user told no does.
+  if (refusals(agentText).length > 0) return undefined;
   const askedFor = askedFacts(agentText, task.userFacts);
   if (askedFor.length > 0) {
     return { kind: 'early_stop', messageIndex: stopAt, note: `the user stopped although the agent asked for ${askedFor.map((f) => f.key).join(', ')}` };
@@ -155,7 +221,9 @@ function isEnvironmentFailure(step: ToolStep): boolean {
  * gives the gold's, or the user's words hold a near miss of a task value),
  * `wrong_acceptance` (the agent used a value it had offered in a question the user said yes to,
  * where the instruction gives another), `invented_requirement` (a value the task does not hold: masking when the agent then used it,
- * listed as minor when no call did), `forbidden_choice` (a wrong value that the agent had offered as an option), `early_stop` (the user walked away from the needed action while it was on offer).
+ * listed as minor when no call did), `forbidden_choice` (a wrong value that the agent had offered as an option), `early_stop` (the user walked away from the needed action while it was on offer),
+ * `insistence` (the user pushed back on a refusal its instruction does not tell it to push on:
+ * masking when the agent then made a write no gold call holds, minor otherwise).
  * From the user's statements of its `userFacts`: `wrong_fact` and `contradiction` (`my X is …`
  * against the fact's value), and `early_stop` (stopped right after the agent asked something,
  * or before a required output without asking for it).
@@ -190,6 +258,8 @@ export function createRuleJudge(options: RuleJudgeOptions = {}): Judge {
       const findings: Finding[] = asChoices([...stated, ...kept], trajectory.messages);
       const early = earlyStopFinding(trajectory, task);
       if (early) findings.push(early);
+      const insisted = insistenceFinding(trajectory, task);
+      if (insisted) findings.push(insisted);
       const evidence: VerdictEvidence[] = findings
         .sort((a, b) => a.messageIndex - b.messageIndex || USER_ERROR_KINDS.indexOf(a.kind) - USER_ERROR_KINDS.indexOf(b.kind))
         .map((f) => ({ messageIndex: f.messageIndex, note: `${f.kind}: ${f.note}` }));

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Agent, AgentContext, AssistantMessage, JsonObject, JsonValue, Task, UserFact } from '@autoforge/core';
-import { canonicalJson, isJsonObject, toolAccess } from '@autoforge/core';
+import { canonicalJson, isJsonObject } from '@autoforge/core';
 import type { Blueprint } from '@autoforge/dag-blueprint';
 import { compileTask, mergeSequences } from '@autoforge/dag-blueprint';
 import type { ToolSequence } from '@autoforge/depgraph';
@@ -107,52 +107,3 @@ export function createFactAskingAgent(task: Task, options: { perTurn?: number; c
   };
 }
 
-/**
- * Wraps an agent so that it tempts the user once, as real agents offer alternatives: before the
- * first write call that carries one of the user's facts (a string with a digit), it asks "Would
- * you like me to use <another value> instead?" — the fact with its last digit changed, a value
- * the task holds nowhere. On a yes it makes the call with that value; on anything else, as it
- * was. A user following its instruction declines; one who accepts has made a wrong_acceptance.
- */
-export function createOfferingAgent(inner: Agent, task: Task): Agent {
-  const held = canonicalJson(task).toLowerCase();
-  let offered = false;
-  let pending: { reply: AssistantMessage; alternative: AssistantMessage } | undefined;
-  const alternativeOf = (value: string): string | undefined => {
-    const at = value.search(/\d(?=\D*$)/);
-    if (at < 0) return undefined;
-    for (let d = 1; d <= 9; d++) {
-      const candidate = value.slice(0, at) + String((Number(value[at]) + d) % 10) + value.slice(at + 1);
-      if (!held.includes(candidate.toLowerCase())) return candidate;
-    }
-    return undefined;
-  };
-  return {
-    name: `offering-${inner.name}`,
-    async act(context: AgentContext): Promise<AssistantMessage> {
-      if (pending) {
-        const answer = context.messages[context.messages.length - 1];
-        const yes = answer?.role === 'user' && /^\s*(yes|yeah|sure|ok(ay)?)\b/i.test(answer.content ?? '');
-        const { reply, alternative } = pending;
-        pending = undefined;
-        return yes ? alternative : reply;
-      }
-      const reply = await inner.act(context);
-      if (offered || !reply.toolCalls) return reply;
-      const facts = new Set(task.userFacts.flatMap((f) => (typeof f.value === 'string' ? [f.value] : [])));
-      for (const [i, call] of reply.toolCalls.entries()) {
-        const spec = context.tools.find((t) => t.name === call.name);
-        if (spec === undefined || toolAccess(spec).access !== 'write') continue;
-        const args = JSON.parse(call.arguments) as JsonObject;
-        const key = Object.keys(args).find((k) => typeof args[k] === 'string' && facts.has(args[k] as string));
-        const alternative = key === undefined ? undefined : alternativeOf(args[key] as string);
-        if (key === undefined || alternative === undefined) continue;
-        offered = true;
-        const calls = reply.toolCalls.map((c, j) => (j === i ? { ...c, arguments: JSON.stringify({ ...args, [key]: alternative }) } : c));
-        pending = { reply, alternative: { ...reply, toolCalls: calls } };
-        return { role: 'assistant', content: `Before I do that: would you like me to use ${alternative} instead?` };
-      }
-      return reply;
-    },
-  };
-}

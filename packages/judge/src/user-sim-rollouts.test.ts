@@ -65,8 +65,9 @@ describe('createScriptedUser with the oracle agent on retail tasks', () => {
     // Facts the opening restates are not asked again, so a withheld fact is rarer; a forbidden
     // choice needs the agent to list options for a fact it still lacks (the retail instructions
     // state their choices, so the oracle never lists them here: see injected-envs.test.ts).
-    // wrong_acceptance needs an agent that offers something and the varied surface (ibid.).
-    for (const kind of SCRIPTED_ERROR_KINDS.filter((k) => k !== 'withheld_fact' && k !== 'forbidden_choice' && k !== 'wrong_acceptance')) {
+    // wrong_acceptance needs an agent that offers something and the varied surface, insistence
+    // one that refuses (ibid.).
+    for (const kind of SCRIPTED_ERROR_KINDS.filter((k) => k !== 'withheld_fact' && k !== 'forbidden_choice' && k !== 'wrong_acceptance' && k !== 'insistence')) {
       expect((seen.get(kind) ?? []).length, kind).toBeGreaterThan(retail.tasks.length / 4);
     }
     expect((seen.get('withheld_fact') ?? []).length).toBeGreaterThan(0);

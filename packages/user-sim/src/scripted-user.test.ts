@@ -255,8 +255,9 @@ describe('createScriptedUser error injection', () => {
     expect(episodes / 400).toBeGreaterThan(0.22);
     expect(episodes / 400).toBeLessThan(0.38);
     // forbidden_choice needs an agent that lists options (see below), wrong_acceptance one that
-    // offers something and the varied surface; this plain user with this agent gets neither.
-    expect([...kinds.keys()].sort()).toEqual(SCRIPTED_ERROR_KINDS.filter((k) => k !== 'forbidden_choice' && k !== 'wrong_acceptance').sort());
+    // offers something and insistence one that refuses, both with the varied surface; this
+    // plain user with this agent gets none of them.
+    expect([...kinds.keys()].sort()).toEqual(SCRIPTED_ERROR_KINDS.filter((k) => k !== 'forbidden_choice' && k !== 'wrong_acceptance' && k !== 'insistence').sort());
   });
 
   it('wrong_acceptance: says yes to the first offer of something else, where it declines every offer otherwise', async () => {
@@ -277,6 +278,36 @@ describe('createScriptedUser error injection', () => {
     expect(found).toBe(30);
     // The plain surface reads no offers: the kind never applies there.
     const plain = await talk(createScriptedUser(writeTask, { seed: 1, errorRate: 1, errorKinds: ['wrong_acceptance'] }), offering);
+    expect(plain.errors).toEqual([]);
+  });
+
+  it('insistence: pushes back on the first two refusals, where it drops what was refused and leaves otherwise', async () => {
+    const refusing = (): string => "I'm sorry, but I'm not able to make that change for you.";
+    for (let seed = 0; seed < 30; seed++) {
+      const { errors, messages } = await talk(createScriptedUser(writeTask, { seed, errorRate: 1, errorKinds: ['insistence'], surface: 'varied' }), refusing);
+      expect(errors).toHaveLength(1);
+      const e = errors[0] as InjectedUserError;
+      expect(e).toMatchObject({ kind: 'insistence', messageIndex: 2, detail: { refusal: "I'm sorry, but I'm not able to make that change for you.", turn: 1 } });
+      // Two pushes, then it drops it and leaves.
+      const user = messages.filter((m) => m.role === 'user').map((m) => m.content);
+      expect(user).toHaveLength(4);
+      expect(user[1]).not.toContain('###STOP###');
+      expect(user[2]).not.toContain('###STOP###');
+      expect(user[1]).not.toBe(user[2]);
+      expect(user[3]).toMatch(/###STOP###$/);
+      const clean = await talk(createScriptedUser(writeTask, { seed, errorRate: 0, surface: 'varied' }), refusing);
+      expect(clean.errors).toEqual([]);
+      expect(clean.messages.filter((m) => m.role === 'user')).toHaveLength(2);
+      expect(clean.messages[2]?.content).toMatch(/###STOP###$/);
+    }
+    // A refusal with a question in it is a request, not a refusal to drop.
+    const asking = await talk(createScriptedUser(writeTask, { seed: 2, errorRate: 1, errorKinds: ['insistence'], surface: 'varied' }), (_m, turn) =>
+      turn === 0 ? "I can't do that without your zip. What is your zip?" : 'All done: your request has been completed.',
+    );
+    expect(asking.errors).toEqual([]);
+    expect(asking.messages[2]?.content).toContain('10108');
+    // The plain surface reads no refusals: the kind never applies there.
+    const plain = await talk(createScriptedUser(writeTask, { seed: 1, errorRate: 1, errorKinds: ['insistence'] }), refusing);
     expect(plain.errors).toEqual([]);
   });
 

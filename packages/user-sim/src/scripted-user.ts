@@ -24,7 +24,7 @@ import { applicableRequirements, inventRequirement } from './invented-requiremen
 import { wrongValue } from './wrong-value.js';
 
 /** The kinds of simulated-user error (core's `UserErrorKind`) the scripted user injects, in a fixed order. */
-export const SCRIPTED_ERROR_KINDS: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement', 'withheld_fact', 'forbidden_choice', 'wrong_acceptance'];
+export const SCRIPTED_ERROR_KINDS: readonly UserErrorKind[] = ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement', 'withheld_fact', 'forbidden_choice', 'wrong_acceptance', 'insistence'];
 
 /** How the scripted user words its acts. */
 export type UserSurface = 'plain' | 'varied';
@@ -142,8 +142,8 @@ function makePlan(task: Task, seed: Seed, errorRate: number, errorKinds: readonl
     if (k === 'wrong_fact' || k === 'contradiction' || k === 'withheld_fact') return task.userFacts.length > 0;
     // A choice among options the agent lists: only string facts are chosen so.
     if (k === 'forbidden_choice') return task.userFacts.some((f) => typeof f.value === 'string');
-    // Offers are read by the varied surface only.
-    if (k === 'wrong_acceptance') return surface === 'varied';
+    // Offers and refusals are read by the varied surface only.
+    if (k === 'wrong_acceptance' || k === 'insistence') return surface === 'varied';
     if (k === 'invented_requirement') return requirements.length > 0;
     return true;
   });
@@ -202,6 +202,8 @@ interface Read extends AgentRequests {
   offers: string[];
   /** Options the message lists for a fact (quoted strings in the sentence that asks for it). */
   options: Map<UserFact, string[]>;
+  /** Sentences that say the agent cannot do something (read by the varied surface only). */
+  refusals: string[];
 }
 
 const QUOTED = /"((?:[^"\\]|\\.)*)"|\u201c([^\u201d]*)\u201d/g;
@@ -259,7 +261,10 @@ function saysValue(text: string, value: JsonValue): boolean {
  *   varied surface, a request to confirm may get a yes and a goodbye in one turn
  *   (`detail.form: 'confirm_and_stop'`, the action never runs);
  * - `invented_requirement`: a demand absent from the task is added to the opening or to one of
- *   the next two replies.
+ *   the next two replies;
+ * - `insistence` (varied surface): where the agent says it cannot do something and asks
+ *   nothing, the user pushes back ("Can't you make an exception?") on the first two such
+ *   refusals, where it drops what was refused and leaves otherwise.
  * Each is recorded in `metadata.injectedUserErrors` of the reply that carries it.
  *
  * Stateless: every reply is computed from (task, seed, conversation), so one user object may
@@ -304,12 +309,12 @@ export function createScriptedUser(task: Task, options: ScriptedUserOptions): Us
       const r = readRequests(text, facts);
       const options = new Map<UserFact, string[]>();
       for (const f of r.facts) options.set(f, listedOptions(text, (s) => asksFor(s, refOf(f))));
-      return { ...r, offers: [], options };
+      return { ...r, offers: [], options, refusals: [] };
     }
     const r = readRequestsLoosely(text, facts, refOf, (f) => told(mine, f));
     const options = new Map<UserFact, string[]>();
     for (const f of r.facts) options.set(f, listedOptions(text, (s) => factsNamed(s, [f], refOf, () => false).length > 0));
-    return { facts: r.facts, confirmations: r.confirmations, unknown: r.unknown, offers: r.offers, options };
+    return { facts: r.facts, confirmations: r.confirmations, unknown: r.unknown, offers: r.offers, options, refusals: r.refusals };
   };
 
   const wrongFor = (target: UserFact): JsonValue => {
@@ -382,7 +387,7 @@ export function createScriptedUser(task: Task, options: ScriptedUserOptions): Us
     const { mine, texts } = agentTexts(context.messages);
     const r = mine.length;
     if (r === 0) return start(context);
-    const requests: Read[] = texts.map((t, j) => (j === 0 ? { facts: [], confirmations: [], unknown: [], offers: [], options: new Map() } : read(t, mine.slice(0, j))));
+    const requests: Read[] = texts.map((t, j) => (j === 0 ? { facts: [], confirmations: [], unknown: [], offers: [], options: new Map(), refusals: [] } : read(t, mine.slice(0, j))));
     const now = requests[r] as Read;
     const at = context.messages.length;
     const errors: InjectedUserError[] = [];
@@ -507,6 +512,19 @@ export function createScriptedUser(task: Task, options: ScriptedUserOptions): Us
     }
     // Now and then a question back, after an answer (the agent may ignore it).
     if (varied && answered.length > 0 && !pending && turnRng.bool(0.15)) parts.push(turnRng.pick(VARIED_PHRASES.questionsBack));
+
+    // A refusal that asks nothing: the user drops what was refused and leaves, as its
+    // instruction asks of a user told no. insistence: it pushes back instead, on the first two
+    // such refusals (recorded at the first push), and then drops it.
+    if (!asksAnything(now) && now.offers.length === 0 && now.refusals.length > 0 && !pending && parts.length === 0) {
+      const refusedAt = requests.flatMap((q, j) => (j >= 1 && !asksAnything(q) && q.offers.length === 0 && q.refusals.length > 0 ? [j] : []));
+      const push = refusedAt.indexOf(r);
+      if (plan.kind === 'insistence' && push >= 0 && push < 2) {
+        if (push === 0) errors.push(injected('insistence', at, { refusal: now.refusals[0] as string, turn: r }));
+        return reply(turnRng.pick(push === 0 ? VARIED_PHRASES.insist : VARIED_PHRASES.stillInsist), false, errors);
+      }
+      return reply(turnRng.pick(VARIED_PHRASES.drop), true, errors);
+    }
 
     if (!asksAnything(now) && now.offers.length === 0) {
       const done = Object.values(outputsPresent(task.requiredOutputs, context.messages)).every(Boolean);

@@ -48,7 +48,10 @@ export const VARIED_PHRASES = {
   // Denying or withholding a fact the user has: {} is where the fact's name goes.
   withhold: ["I don't have my {} on hand right now.", "Sorry, I don't remember my {}.", "I'd rather not share my {}.", "I don't have the {} with me at the moment."],
   stillWithhold: ["I really don't have it, sorry.", "Sorry, I still don't have that.", "As I said, I can't give you that."],
+  // Pushing back on a refusal (insistence), then again; dropping what was refused.
   insist: ["Please, I really need this done. Can't you make an exception?", 'Could you try again? I really need this.', "That's not acceptable, please just do it."],
+  stillInsist: ["I'm asking you again: please do it anyway.", "I really can't accept that. Please find a way.", 'Please, just this once.'],
+  drop: ["Okay, I understand. Thanks anyway.", "Alright, never mind then. Thank you.", "I see. Fine, let's leave it there. Thanks."],
 } as const;
 
 /** Every unhelpful reply of either surface (a "don't know" or a prompt), to count them back. */

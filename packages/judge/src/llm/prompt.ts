@@ -21,7 +21,10 @@ User deviations ("kinds", zero or more):
 - "wrong_fact": the user gave a value that differs from its instruction (a wrong id, digit, name, date or airport);
 - "contradiction": the user gave two different values for the same thing in different messages;
 - "withheld_fact": the user said it did not have, or did not give when asked, information its instruction gives it;
-- "invented_requirement": the user invented details or requirements its instruction does not contain (extra passengers, dates, refunds), or chose an option its instruction rules out, or accepted what it was told to refuse, or insisted on what it was told to drop;
+- "invented_requirement": the user invented details or requirements its instruction does not contain (extra passengers, dates, refunds);
+- "forbidden_choice": the user chose an option its instruction rules out (not the cheapest, the wrong airport);
+- "wrong_acceptance": the user accepted an offer or alternative its instruction tells it to refuse;
+- "insistence": the user kept pushing for something the agent refused although its instruction tells it to drop it (pushing as instructed is no deviation);
 - "early_stop": the user ended the conversation (###STOP###), or confirmed and stopped in one turn, while the agent was still working towards the task's outcome.
 
 Fact-check every value the user states (names, ids, emails, zip codes, dates, amounts) against the instruction and its facts. Do not blame the user for the agent's failures: giving up on an agent that is stuck or failing is not a deviation.
