@@ -1,5 +1,6 @@
 import type { JsonObject, JsonSchema, JsonValue, Rng, ToolEffect, ToolSpec } from '@autoforge/core';
 import { isJsonObject } from '@autoforge/core';
+import { meaningOf, valueFor } from '@autoforge/env-synth/values';
 import type { ToolNode } from './blueprint.js';
 import { readPath } from './path.js';
 import { itemsOf, typeOf } from './schema-at.js';
@@ -88,7 +89,7 @@ export function effectFactChoices(node: ToolNode, ctx: EffectFactContext): Effec
     }
     if (created) {
       const existing = instances(created.resource) ?? [];
-      const fresh = newValues(parameter, schema, existing, ctx.rng, ctx.limit);
+      const fresh = newValues(parameter, schema, existing, ctx.rng, ctx.limit, [...ctx.known].filter(([k]) => meaningOf(k) === meaningOf(parameter)).map(([, v]) => v));
       if (fresh.length === 0) missing.push(parameter);
       else plans.push({ parameter, fact, pool: fresh });
       continue;
@@ -190,9 +191,10 @@ function fitsSchema(value: JsonValue, schema: JsonSchema | undefined): boolean {
 /**
  * New values for what a call creates, unlike every existing one: a variant of an existing name
  * (`drafts` → `drafts_2`, `notes.txt` → `notes_2.txt`), or, with none to follow, the parameter's
- * words; integers not in use; an enum's unused values.
+ * words; integers not in use; an enum's unused values; a phone number or an email of the user's,
+ * or a realistic one.
  */
-function newValues(parameter: string, schema: JsonSchema | undefined, existing: readonly JsonValue[], rng: Rng, limit: number): JsonValue[] {
+function newValues(parameter: string, schema: JsonSchema | undefined, existing: readonly JsonValue[], rng: Rng, limit: number, own: readonly JsonValue[] = []): JsonValue[] {
   const taken = new Set(existing.map((v) => String(v)));
   const e = typeof schema === 'object' ? (schema as { enum?: JsonValue[] }).enum : undefined;
   if (Array.isArray(e)) return rng.shuffle(e.filter((v) => !taken.has(String(v)))).slice(0, limit);
@@ -206,6 +208,18 @@ function newValues(parameter: string, schema: JsonSchema | undefined, existing: 
     return out;
   }
   if (t !== undefined && t !== 'string') return [];
+  // A phone number or an email that keys what is created: the user's own where it has stated one
+  // (`own`: the facts of the same kind chosen before) and it is not in use, else a realistic one
+  // not in use (a variant of the parameter's name is no phone number).
+  const meaning = meaningOf(parameter);
+  if (meaning === 'phone' || meaning === 'email') {
+    const out: string[] = own.filter((v): v is string => typeof v === 'string' && !taken.has(v)).slice(0, 1);
+    for (let k = 0; out.length < limit && k < limit * 4; k++) {
+      const v = valueFor(parameter, { type: 'string' }, { rng });
+      if (typeof v === 'string' && v !== '' && !taken.has(v) && !out.includes(v)) out.push(v);
+    }
+    return out;
+  }
   const names = existing.filter((v): v is string => typeof v === 'string' && /^[\p{L}\p{N}_.-]+$/u.test(v));
   const bases = names.length > 0 ? rng.shuffle(names) : [parameter.replace(/_?(name|id)$/, '').replace(/^(new|dest(ination)?|target)_?/, '') || 'item'];
   const out: string[] = [];

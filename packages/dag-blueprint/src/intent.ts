@@ -421,6 +421,11 @@ class Realizer {
         rest = all.slice(1);
       } else rest = all;
     }
+    // Two verbs joined by "or" (`save_or_update_address`): "save or update the address".
+    if (verb !== undefined && rest[0] === 'or' && rest.length > 2 && verbClassOf(rest[1] as string) !== undefined) {
+      verb = `${verb} or ${rest[1] as string}`;
+      rest = rest.slice(2);
+    }
     // A parameter that says which operation the tool makes ("method": "delete").
     let switched: string | undefined;
     for (const [parameter, source] of Object.entries(node.args)) {

@@ -502,7 +502,7 @@ export function inventValue(
     const chosen = required.length > 0 ? required : rng.shuffle(names).slice(0, 1);
     const out: JsonObject = {};
     for (const k of chosen) {
-      const v = inventValue(k, s.properties[k], rng, lookup, owner);
+      const v = inventValue(k, s.properties[k], rng, lookup, owner) ?? addressCode(k, s.properties[k], rng);
       if (v === undefined) {
         if (required.length > 0) return undefined;
         continue;
@@ -517,6 +517,16 @@ export function inventValue(
     }
   }
   return undefined;
+}
+
+/**
+ * The postal code of an address the user states as a whole (a `new_address` object): part of
+ * the address it gives, as its street and city are — where a code on its own is never made up.
+ */
+function addressCode(field: string, schema: JsonSchema | undefined, rng: Rng): JsonValue | undefined {
+  if (meaningOf(field) !== 'zip' || typeOf(schema) !== 'string' || (typeof schema === 'object' && schema.pattern !== undefined)) return undefined;
+  const v = valueFor(field, { type: 'string' }, { rng });
+  return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
 // What a description may say a value is, where the name says nothing.

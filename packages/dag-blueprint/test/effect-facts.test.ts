@@ -66,6 +66,16 @@ describe('effectFactChoices', () => {
     if (r?.ok) expect(r.choices.map((c) => c[0]?.[1])).toContain('minutes_2.txt');
   });
 
+  it('states a phone number for what a call creates by phone: the user\'s own where it gave one, else a realistic new one', () => {
+    const save = tool('save_contact_card', { phone_number: str }, [{ action: 'creates', resource: 'card', via: 'phone_number' }]);
+    const fresh = choose(save, 'write');
+    expect(fresh?.ok).toBe(true);
+    if (fresh?.ok) for (const c of fresh.choices) expect(c[0]?.[1]).toMatch(/\d{3}.*\d{4}/);
+    const known = new Map([['phone', '(312) 555-0142']]);
+    const own = effectFactChoices(node(save, 'write'), { tool: save, tools: [save, LISTER], known, state: STATE, peek: () => ({ entries: [] }), rng: createRng(5, 'test'), limit: 3 });
+    expect(own?.ok && own.choices[0]?.[0]?.[1]).toBe('(312) 555-0142');
+  });
+
   it('searches for a word of the text under the chosen instance', () => {
     const grep = tool('search_file', { file: str, pattern: str }, [{ action: 'reads', resource: 'file', via: 'file' }]);
     const r = effectFactChoices(node(grep, 'read'), {

@@ -170,6 +170,11 @@ describe('realizeIntent (names that read badly word by word)', () => {
     expect(step('checkEligibilityAndPossiblyInitiateReturn')).toMatch(/check the eligibility\./);
   });
 
+  it('joins two verbs a name joins with "or" ("save or update the contact")', () => {
+    expect(step('save_or_update_contact')).toMatch(/save or update the contact\./);
+    expect(step('createOrReplaceSchedule')).toMatch(/create or replace the schedule\./);
+  });
+
   it('logs the user in without naming them as an object, and reads "me" as the caller\'s profile', () => {
     expect(step('loginUser')).toMatch(/log in\./);
     expect(step('logoutUser')).toMatch(/log out\./);

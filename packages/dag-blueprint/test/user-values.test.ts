@@ -24,6 +24,15 @@ describe('inventValue', () => {
     expect(inventValue('reason', { type: 'string' }, rng())).toMatch(/^[A-Z][a-z]+( [a-z]+)+$/);
   });
 
+  it('states a whole new address, postal code included, where a code on its own is never made up', () => {
+    const str = { type: 'string' } as const;
+    const address = inventValue('home_address', { type: 'object', properties: { street: str, city: str, region: str, postal_code: str }, required: ['street', 'city', 'postal_code'] }, rng()) as Record<string, string>;
+    expect(Object.keys(address).sort()).toEqual(['city', 'postal_code', 'street']);
+    expect(address.postal_code).toMatch(/^\d{5}$/);
+    expect(address.street).toMatch(/^\d+ \S/);
+    expect(inventValue('postal_code', str, rng())).toBeUndefined();
+  });
+
   it('states what a person would write for the field, never the field name with a filler', () => {
     const said = ['title', 'body', 'content', 'name', 'question', 'comment', 'reason'].map((p) => inventValue(p, { type: 'string' }, rng()) as string);
     for (const [i, p] of ['title', 'body', 'content', 'name', 'question', 'comment', 'reason'].entries()) {
