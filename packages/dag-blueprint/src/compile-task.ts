@@ -7,6 +7,7 @@ import { DagBlueprintError } from './error.js';
 import type { IntentAnswer } from './intent.js';
 import { realizeIntent } from './intent.js';
 import { readPath } from './path.js';
+import { applyItemFields, itemField, withoutItemField } from './item-fields.js';
 import { scalarLeaves } from './reasoning.js';
 import { reasoningChoices } from './reasoning-choices.js';
 import { opensContext } from './context-tools.js';
@@ -483,6 +484,7 @@ class Compilation {
     const schemas = this.paramsOf(node.tool);
     const args: JsonObject = {};
     for (const [parameter, source] of Object.entries(node.args)) {
+      if (itemField(parameter) !== undefined) continue;
       let v = this.resolve(source);
       if (v === undefined) return reject('execution_failed', `${node.id}: no value for ${parameter}`, i, this.pointer(node, `/args/${parameter}`));
       // A list parameter fed by one selected element (`item_ids` ← the chosen item's id).
@@ -491,6 +493,9 @@ class Compilation {
       else if (type !== undefined && type !== 'array' && Array.isArray(v) && v.length === 1) v = v[0] as JsonValue;
       args[parameter] = v;
     }
+    // Fields inside a list the user states that a read gives (`observations.entityName`).
+    const unbound = applyItemFields(args, node.args, (source) => this.resolve(source));
+    if (unbound !== undefined) return reject('execution_failed', `${node.id}: no value for ${unbound}`, i, this.pointer(node, `/args/${unbound}`));
     this.inputs.set(node.id, args);
     // Whether the call changed the state comes from its write set (the session's change count).
     const r = this.call(node.tool, args);
@@ -551,10 +556,20 @@ class Compilation {
       return reject('no_state_change', `blueprint ${blueprint.id} writes (${executed.map((w) => w.tool).join(', ')}) but leaves the state unchanged`, depth);
     }
 
+    // A field of a stated list that a read gives is not the user's to state.
+    const bound = new Map<string, string[]>();
+    for (const n of this.toolOrder) {
+      for (const key of Object.keys(n.args)) {
+        const at = itemField(key);
+        const holder = at === undefined ? undefined : n.args[at.parameter];
+        if (at !== undefined && holder !== undefined && 'user' in holder) bound.set(holder.user, [...(bound.get(holder.user) ?? []), at.field]);
+      }
+    }
     const userFacts: UserFact[] = [];
     for (const node of blueprint.nodes) {
       if (node.kind !== 'user') continue;
-      const value = this.facts.get(node.fact);
+      let value = this.facts.get(node.fact);
+      for (const field of bound.get(node.fact) ?? []) if (value !== undefined) value = withoutItemField(value, field);
       if (value !== undefined) userFacts.push({ key: node.fact, description: node.description, value });
     }
 

@@ -37,6 +37,7 @@ import { classifyId, describeHolder, holderOfObject } from './record-description
 import { elementNoun, words } from './words.js';
 import type { Meaning } from '@autoforge/env-synth/values';
 import { meaningOf } from '@autoforge/env-synth/values';
+import { itemField } from './item-fields.js';
 
 /** The value a task reports: `readPath(value of node, path)`. */
 export interface IntentAnswer {
@@ -421,7 +422,7 @@ class Realizer {
         rest = all.slice(1);
       } else rest = all;
     }
-    // Two verbs joined by "or" (`save_or_update_address`): "save or update the address".
+    // Two verbs joined by "or" (`save_or_update_contact`): "save or update the contact".
     if (verb !== undefined && rest[0] === 'or' && rest.length > 2 && verbClassOf(rest[1] as string) !== undefined) {
       verb = `${verb} or ${rest[1] as string}`;
       rest = rest.slice(2);
@@ -493,9 +494,11 @@ class Realizer {
    * record acted on: a held id, a described record, a criterion that picks it) or a value with its label.
    */
   private argPhrase(node: ToolNode, parameter: string, source: ArgSource): { text: string; target: boolean; label: string } | undefined {
-    // A one-letter name (`a`, `b`) labels nothing: the value is said alone.
-    const label = parameter.length <= 1 ? '' : parameterLabel(parameter);
-    const isId = idReference(parameter) !== undefined;
+    // A one-letter name (`a`, `b`) labels nothing: the value is said alone. A field inside a
+    // stated list (`observations.entityName`) is labelled by the field.
+    const name = itemField(parameter)?.field ?? parameter;
+    const label = name.length <= 1 ? '' : parameterLabel(name);
+    const isId = idReference(name) !== undefined;
     if ('user' in source) {
       const fact = this.facts.get(source.user);
       if (!fact) return undefined;

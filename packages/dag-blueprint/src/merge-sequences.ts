@@ -7,6 +7,7 @@ import type { EffectfulTool } from './effect-facts.js';
 import { DagBlueprintError } from './error.js';
 import { pathIterates, splitAtIteration } from './path.js';
 import { numericPaths, pathIsReliable, schemaAt, typeOf } from './schema-at.js';
+import { itemFieldSchema } from './item-fields.js';
 
 /** Options of {@link mergeSequences}. */
 export interface MergeSequencesOptions {
@@ -118,9 +119,20 @@ export function mergeSequences(
       toolNodes.forEach((source, order) => {
         if (!graph.hasEdge(source.tool, tool)) return;
         const edge = graph.getEdgeAttributes(source.tool, tool);
-        for (const binding of edge.bindings) {
-          if (!wanted.includes(binding.parameter)) continue;
+        for (const edgeBinding of edge.bindings) {
+          // A field inside a list the call takes (`observations[].entityName`): bound as
+          // `observations.entityName`, a scalar from a read, the rest of the list the user's.
+          const nested = itemFieldKey(toolByName.get(tool), edgeBinding.parameter, wanted, edgeBinding.outputPath);
+          if (!wanted.includes(edgeBinding.parameter) && nested === undefined) continue;
+          const binding = nested === undefined ? edgeBinding : { ...edgeBinding, parameter: nested };
           const split = splitAtIteration(binding.outputPath);
+          if (nested !== undefined) {
+            // One value per item field: a scalar, or one element's scalar.
+            const from = toolByName.get(source.tool);
+            const element = split ? sourceSchema(from, split.list) : undefined;
+            const t = typeOf(split ? (split.rest === '$' ? element : schemaAt(element, split.rest)) : sourceSchema(from, binding.outputPath));
+            if (t !== 'string' && t !== 'integer' && t !== 'number') continue;
+          }
           if (split && splitAtIteration(split.rest)) continue; // lists of lists: no single selection
           // An optional key may be missing; a record's own id is there in practice (a schema lists
           // `id` as optional where the server assigns it), and compiling runs the call anyway.
@@ -174,12 +186,16 @@ export function mergeSequences(
 
       const args: Record<string, ArgSource> = {};
       const plannedUser: string[] = [];
-      for (const parameter of wanted) {
+      // The plain parameters, then the fields inside lists the user states (`observations.entityName`).
+      const bound = [...wanted, ...[...chosen.keys()].filter((k) => !wanted.includes(k))];
+      for (const parameter of bound) {
         const c = chosen.get(parameter);
         if (!c) {
           plannedUser.push(parameter);
           continue;
         }
+        const holder = parameter.split('.')[0] as string;
+        if (holder !== parameter && chosen.has(holder)) continue;
         const split = splitAtIteration(c.binding.outputPath);
         if (!split) {
           args[parameter] = { from: c.source.id, path: c.binding.outputPath };
@@ -570,6 +586,30 @@ function withPrerequisites(tools: readonly string[], graph: DependencyGraph, too
     for (const e of effects) if (e.action === 'removes' && e.via === undefined) established.delete(e.resource);
   }
   return out;
+}
+
+// A field of a new record that names another record.
+const REFERENCE_FIELD = /^(from|to|source|target|parent|owner)$|.(_?id|_?name|Id|Name)$/;
+
+/**
+ * The blueprint key of a binding to a scalar field of the items of a wanted list parameter (or of
+ * a wanted object parameter): `observations[].entityName` → `observations.entityName`; undefined
+ * for any other parameter, and inside what the tool creates.
+ */
+function itemFieldKey(tool: EffectfulTool | undefined, parameter: string, wanted: readonly string[], outputPath: string): string | undefined {
+  const m = /^([A-Za-z_$][\w$-]*)(?:\[\])?\.([A-Za-z_$][\w$-]*)$/.exec(parameter);
+  if (!m || tool === undefined) return undefined;
+  const [, holder, field] = m as unknown as [string, string, string];
+  if (!wanted.includes(holder)) return undefined;
+  const t = typeOf(itemFieldSchema((tool.parameters.properties ?? {})[holder], field));
+  if (t !== 'string' && t !== 'integer' && t !== 'number') return undefined;
+  // What a write creates is new: its fields are the user's (a new book's title and genre), but
+  // for those that refer to other records (a new relation's `from` and `to`, an `entityName`).
+  // The record referred to is one a read shows by its name or id (an entity's `name`), not a
+  // field copied from a record like the new one (another relation's `to`).
+  const source = outputPath.split(/[.[\]]+/).filter(Boolean).pop() ?? '';
+  if ((namesCreated(tool, holder) || namesCreated(tool, field)) && !(REFERENCE_FIELD.test(field) && /^(id|name)$|.(_?id|_?name|Id|Name)$/.test(source))) return undefined;
+  return `${holder}.${field}`;
 }
 
 /** The schema at a binding's source path: an output path, or `$input.x` (the argument `x` the source was called with). */

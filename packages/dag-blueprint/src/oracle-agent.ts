@@ -16,6 +16,7 @@ import { USER_CALL_REPORT } from '@autoforge/user-sim';
 import type { ArgSource, Blueprint, ReasoningNode, ReasoningParams, ToolNode, UserNode } from './blueprint.js';
 import { DagBlueprintError } from './error.js';
 import { readPath } from './path.js';
+import { applyItemFields, itemField } from './item-fields.js';
 import { evaluateReasoning } from './reasoning.js';
 import { typeOf } from './schema-at.js';
 import { topologicalOrder } from './topological-order.js';
@@ -402,6 +403,7 @@ function bindArgs(
   const schemas = (tool?.parameters.properties ?? {}) as Record<string, JsonSchema>;
   const args: JsonObject = {};
   for (const [parameter, source] of Object.entries(node.args)) {
+    if (itemField(parameter) !== undefined) continue;
     let v = resolve(source);
     if (v === undefined) {
       if ('user' in source) missingFact(source.user);
@@ -413,5 +415,8 @@ function bindArgs(
     else if (type !== undefined && type !== 'array' && Array.isArray(v) && v.length === 1) v = v[0] as JsonValue;
     args[parameter] = v;
   }
+  // Fields inside a list the user stated that a read gave (`observations.entityName`).
+  const unbound = applyItemFields(args, node.args, resolve);
+  if (unbound !== undefined) throw new Stuck(`${node.id}: no value for ${unbound}`);
   return args;
 }

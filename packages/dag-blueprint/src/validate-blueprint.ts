@@ -4,6 +4,7 @@ import { hasCycle } from 'graphology-dag';
 import type { ArgSource, Blueprint, BlueprintNode } from './blueprint.js';
 import { toGraph } from './dag.js';
 import { itemsOf, schemaAt, typeOf, typeOfValue, typesFit } from './schema-at.js';
+import { itemField, itemFieldSchema } from './item-fields.js';
 
 /** The codes of `validateBlueprint`'s issues. */
 export type BlueprintIssueCode =
@@ -120,12 +121,18 @@ export function validateBlueprint(blueprint: Blueprint, tools: readonly ToolSpec
     }
     for (const [parameter, source] of Object.entries(node.args)) {
       const pointer = `/nodes/${i}/args/${parameter}`;
-      if (!(parameter in props)) {
-        add('E_UNKNOWN_PARAMETER', pointer, `${node.tool} has no parameter "${parameter}"`);
+      // `observations.entityName`: a field of the items of a list parameter (or of an object one).
+      const at = itemField(parameter);
+      const target = at === undefined ? props[parameter] : itemFieldSchema(props[at.parameter], at.field);
+      if (target === undefined && !(parameter in props)) {
+        add('E_UNKNOWN_PARAMETER', pointer, at === undefined ? `${node.tool} has no parameter "${parameter}"` : `${node.tool} has no parameter "${at.parameter}" whose items have a field "${at.field}"`);
+        continue;
+      }
+      if (at !== undefined && !(at.parameter in node.args)) {
+        add('E_UNBOUND_PARAMETER', pointer, `${node.tool}.${parameter} sets a field of "${at.parameter}", which has no source`);
         continue;
       }
       if (!checkSource(source, node.id, parameter, pointer)) continue;
-      const target = props[parameter];
       const sourceType =
         'const' in source ? typeOfValue(source.const) : 'from' in source ? typeOf(outputSchema(source.from, source.path)) : undefined;
       const targetType = typeOf(target);
