@@ -140,6 +140,7 @@ function buildProgram(io: CliIo): Command {
     .option('--protocol <protocol>', 'routes to mount: native (/sessions), openenv (/reset, /step, /state, /schema, /metadata, /mcp) or both', 'both')
     .option('--user <kind>', 'simulated user of OpenEnv episodes whose /reset names none: scripted or llm (AUTOFORGE_MODEL)', 'scripted')
     .option('--user-error-rate <p>', 'with --user scripted: probability that an episode carries one injected user error', '0')
+    .addOption(new Option('--user-surface <surface>', 'with --user scripted: varied (default: many wordings, loose reading) or plain (one wording per act)').choices([...USER_SURFACES]))
     .option('--error-kinds <list>', `kinds the scripted user may inject (comma-separated: ${ERROR_KINDS.join(',')})`), { what: 'the LLM user and judge', roles: ['user', 'judge'], check: true })
     .action(async (dir: string, options: ServeCommandOptions) => {
       const { serveCommand } = await load(import('./commands/serve.js'));
@@ -154,7 +155,7 @@ function buildProgram(io: CliIo): Command {
     .addOption(new Option('--user <user>', 'the simulated user').choices([...USERS]).default('scripted'))
     .option('--user-error-rate <p>', 'scripted user: share of episodes with one injected user error', '0')
     .option('--error-kinds <list>', `scripted user: comma-separated kinds to inject (${ERROR_KINDS.join(', ')})`)
-    .addOption(new Option('--user-surface <surface>', 'scripted user: plain (one wording per act) or varied (many wordings, loose reading, volunteered facts)').choices([...USER_SURFACES]).default('plain'))
+    .addOption(new Option('--user-surface <surface>', 'scripted user: varied (default: many wordings, loose reading, volunteered facts) or plain (one wording per act; the default where earlier episodes of the file used it)').choices([...USER_SURFACES]))
     .option('--rollouts <G>', 'episodes per task', '1')
     .option('--concurrency <C>', 'episodes in flight at once', '8')
     .option('--seed <n>', 'seed of the users (and agents) of every episode', '0')

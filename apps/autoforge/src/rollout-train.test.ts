@@ -29,13 +29,22 @@ describe('autoforge rollout', () => {
     expect(lines(join(run, 'trajectories.jsonl'))).toHaveLength(taskCount);
   });
 
-  it('--user-surface varied: the oracle still solves every task; the user words things its own way; the choice is part of the settings', async () => {
-    const r = await runAutoforge(['rollout', run, '--user-surface', 'varied', '--out', 'varied.jsonl', '--no-progress']);
+  it('the varied user by default, --user-surface plain on request: the oracle solves every task through both; the choice is part of the settings; earlier plain episodes go on plain', async () => {
+    expect(JSON.parse(readFileSync(join(run, 'trajectories.json'), 'utf8'))).toMatchObject({ userSurface: 'varied' });
+    const r = await runAutoforge(['rollout', run, '--user-surface', 'plain', '--out', 'plain.jsonl', '--no-progress']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`success ${taskCount}/${taskCount} (100.0%)`);
-    expect(JSON.parse(readFileSync(join(run, 'varied.json'), 'utf8'))).toMatchObject({ userSurface: 'varied' });
+    expect(JSON.parse(readFileSync(join(run, 'plain.json'), 'utf8')).userSurface).toBeUndefined();
     const said = (file: string) => lines(join(run, file)).flatMap((t) => (t.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').map((m) => m.content));
-    expect(said('varied.jsonl')).not.toEqual(said('trajectories.jsonl'));
+    expect(said('plain.jsonl')).not.toEqual(said('trajectories.jsonl'));
+    // A file an earlier version wrote with the plain user (its settings name no surface) resumes
+    // with it: the run goes on instead of refusing other options.
+    const head = readFileSync(join(run, 'plain.jsonl'), 'utf8').split('\n')[0] as string;
+    writeFileSync(join(run, 'earlier.jsonl'), `${head}\n`);
+    writeFileSync(join(run, 'earlier.json'), readFileSync(join(run, 'plain.json'), 'utf8').replace('"out": "plain.jsonl"', '"out": "earlier.jsonl"'));
+    const resumed = await runAutoforge(['rollout', run, '--out', 'earlier.jsonl', '--no-progress']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(said('earlier.jsonl')).toEqual(said('plain.jsonl'));
     const bad = await runAutoforge(['rollout', run, '--user-surface', 'fancy', '--out', 'x.jsonl', '--no-progress']);
     expect(bad.code).toBe(2);
   });

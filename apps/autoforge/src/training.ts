@@ -10,6 +10,7 @@ import type { Environment } from '@autoforge/env-runtime';
 import { rollout } from '@autoforge/env-runtime';
 import type { Judge } from '@autoforge/judge';
 import { createRuleJudge, meuMask } from '@autoforge/judge';
+import type { UserSurface } from '@autoforge/user-sim';
 import { createScriptedUser } from '@autoforge/user-sim';
 import pLimit from 'p-limit';
 import type { RunDir } from './run-dir.js';
@@ -63,6 +64,8 @@ export interface RunEpisodesOptions {
   /** A label separating the seed streams of iterations and evaluations. */
   label: string;
   userErrorRate: number;
+  /** How the scripted user words its acts: `varied` (default) or `plain`. */
+  userSurface?: UserSurface;
   greedy: boolean;
   concurrency: number;
   maxTurns: number;
@@ -82,7 +85,7 @@ export async function runEpisodes(options: RunEpisodesOptions): Promise<PolicyTr
           environment,
           task,
           agent: options.policy.agent({ seed, greedy: options.greedy }),
-          user: createScriptedUser(task, { seed, errorRate: options.userErrorRate }),
+          user: createScriptedUser(task, { seed, errorRate: options.userErrorRate, surface: options.userSurface ?? 'varied' }),
           rollout: r,
           seed,
           limits: { maxTurns: options.maxTurns },

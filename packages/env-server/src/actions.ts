@@ -91,6 +91,7 @@ export function userConfig(input: Partial<UserConfig> & { kind: UserConfig['kind
     errorRate: input.errorRate ?? 0,
     errorKinds: input.errorKinds ?? ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement'],
     seed: input.seed ?? 0,
+    surface: input.surface ?? 'plain',
   };
 }
 

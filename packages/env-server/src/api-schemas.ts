@@ -71,6 +71,7 @@ export const USER_CONFIG_SCHEMA = {
     errorRate: { type: 'number', minimum: 0, maximum: 1, description: 'probability that the episode carries one injected user error. Default 0' },
     errorKinds: { type: 'array', uniqueItems: true, items: { type: 'string', enum: ERROR_KINDS }, description: 'kinds to inject. Default all four' },
     seed: { type: 'integer', minimum: -2147483648, maximum: 4294967296, description: "seed of the user's choices (autoforge rollout's per-episode seed). Default 0" },
+    surface: { type: 'string', enum: ['plain', 'varied'], description: 'how the scripted user words its acts: varied (many wordings per act, loose reading, volunteered facts) or plain (one wording per act). Default: the server setting (plain; autoforge serve: varied)' },
   },
 } as const;
 

@@ -29,6 +29,8 @@ export interface UserConfig {
   errorKinds: readonly UserErrorKind[];
   /** Seed of the user's choices (as `autoforge rollout`'s per-episode seed). Default 0. */
   seed: number;
+  /** How the scripted user words its acts (`@autoforge/user-sim`): `plain` (default, as `createScriptedUser`'s) or `varied`. */
+  surface: 'plain' | 'varied';
 }
 
 /** Limits of an episode; reaching one ends it (`done`) with the matching termination, as in `rollout`. */

@@ -74,7 +74,7 @@ export interface EnvironmentServerOptions {
   userModel?: ChatModel | undefined;
   /** The model of `?judge=llm` verdicts. Default: none (409 `no_model`). */
   judgeModel?: ChatModel | undefined;
-  /** The simulated user of OpenEnv episodes whose `/reset` names none. Default `{ kind: 'scripted', errorRate: 0, errorKinds: all }`. */
+  /** The simulated user of OpenEnv episodes whose `/reset` names none. Default `{ kind: 'scripted', errorRate: 0, errorKinds: the first four, surface: 'plain' }` (`autoforge serve` passes `surface: 'varied'` unless told otherwise). */
   defaultUser?: Partial<Omit<UserConfig, 'seed'>>;
   /** Limits of episodes with a simulated user (done when reached). Default `rollout`'s: 30 turns, 100 tool calls. */
   limits?: Partial<EpisodeLimits>;
@@ -305,7 +305,7 @@ export async function createEnvironmentServer(catalog: ServeCatalog, options: En
 
   const { userModel, judgeModel } = options;
   const createUser = (task: Task, config: UserConfig): UserSimulator => {
-    if (config.kind === 'scripted') return catalog.userFor?.(task) ?? createScriptedUser(task, { seed: config.seed, errorRate: config.errorRate, errorKinds: config.errorKinds });
+    if (config.kind === 'scripted') return catalog.userFor?.(task) ?? createScriptedUser(task, { seed: config.seed, errorRate: config.errorRate, errorKinds: config.errorKinds, surface: config.surface });
     if (userModel === undefined) throw new ServeError('no_model', 'serve: an llm user needs a model (autoforge serve --user-model, or createEnvironmentServer({ userModel }))', { where: '/body/user/kind' });
     return createLlmUser(task, { model: userModel, seed: config.seed });
   };
@@ -339,7 +339,7 @@ export async function createEnvironmentServer(catalog: ServeCatalog, options: En
   if (protocol !== 'native') {
     const names = catalog.specs.map((s) => s.name);
     const handlers = registerOpenEnvRoutes(app, context, {
-      defaultUser: { kind: 'scripted', errorRate: 0, errorKinds: ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement'], ...options.defaultUser },
+      defaultUser: { kind: 'scripted', errorRate: 0, errorKinds: ['wrong_fact', 'contradiction', 'early_stop', 'invented_requirement'], surface: 'plain', ...options.defaultUser },
       name: `AutoForge: ${names.join(', ')}`,
       description:
         catalog.specs.map((s) => s.description).filter((d): d is string => typeof d === 'string' && d !== '').join(' ') ||

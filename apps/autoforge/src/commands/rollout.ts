@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Agent, InjectedUserError, Task, Trajectory, UserSimulator } from '@autoforge/core';
+import type { Agent, InjectedUserError, JsonObject, Task, Trajectory, UserSimulator } from '@autoforge/core';
 import { canonicalJson, createRng, digest } from '@autoforge/core';
 import { createOracleAgent } from '@autoforge/dag-blueprint';
 import { createInstructionUser, createOracleAgent as createBenchOracleAgent } from '@autoforge/bench-adapters';
@@ -34,7 +34,7 @@ export interface RolloutCommandOptions extends ModelFlags {
   user: (typeof USERS)[number];
   userErrorRate: string;
   errorKinds?: string;
-  /** The scripted user's surface: `plain` (default) or `varied`. */
+  /** The scripted user's surface: `varied` (default; `plain` where earlier episodes of the same file were written with it) or `plain`. */
   userSurface?: 'plain' | 'varied';
   rollouts: string;
   concurrency: string;
@@ -139,9 +139,6 @@ async function rolloutRun(dirArg: string, options: RolloutCommandOptions, io: Cl
 
   // The models and endpoints are part of the resume key: episodes of another model are not "already done".
   const llm = runModels({ ...(options.agent === 'openai' ? { agent: '--agent openai' } : {}), ...(options.user === 'llm' ? { user: '--user llm' } : {}) }, options, io);
-  const surface = options.userSurface ?? 'plain';
-  // The plain surface is named only when another is chosen, so that settings files of earlier runs still match.
-  const settings = { agent: options.agent, user: options.user, userErrorRate: errorRate, errorKinds, ...(surface !== 'plain' ? { userSurface: surface } : {}), rollouts, seed, maxTurns, out: outName, ...(runPolicy !== undefined ? { policy: digest(runPolicy) } : {}), ...(llm.identity ? { models: llm.identity } : {}) };
   const settingsFile = join(run.dir, outName.replace(/\.jsonl$/, '') + '.json');
   let previous: string | undefined;
   try {
@@ -149,6 +146,13 @@ async function rolloutRun(dirArg: string, options: RolloutCommandOptions, io: Cl
   } catch {
     previous = undefined;
   }
+  // The varied user by default (a policy trained against one wording per act learns a dialect);
+  // episodes an earlier version wrote with the plain one, whose settings name no surface, go on
+  // with it unless another is asked for.
+  const earlier = previous !== undefined && (await fileHasContent(out)) ? (parseJsonText(previous, join(dirArg, outName.replace(/\.jsonl$/, '') + '.json')) as JsonObject) : undefined;
+  const surface = options.userSurface ?? (earlier !== undefined && earlier.user === 'scripted' && earlier.userSurface === undefined ? 'plain' : 'varied');
+  // The plain surface is named only when another is chosen, so that settings files of earlier runs still match.
+  const settings = { agent: options.agent, user: options.user, userErrorRate: errorRate, errorKinds, ...(surface !== 'plain' ? { userSurface: surface } : {}), rollouts, seed, maxTurns, out: outName, ...(runPolicy !== undefined ? { policy: digest(runPolicy) } : {}), ...(llm.identity ? { models: llm.identity } : {}) };
   const settingsText = `${JSON.stringify(settings, null, 2)}\n`;
   // Other options are refused while episodes of the old ones are there (none: e.g. a dead endpoint's run).
   if (previous !== undefined && canonicalJson(parseJsonText(previous, join(dirArg, outName.replace(/\.jsonl$/, '') + '.json'))) !== canonicalJson(settings) && (await fileHasContent(out))) {

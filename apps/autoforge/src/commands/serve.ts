@@ -42,6 +42,8 @@ export interface ServeCommandOptions extends ModelFlags {
   /** The simulated user of OpenEnv resets that name none. */
   user: string;
   userErrorRate: string;
+  /** The scripted user's surface: `varied` (default) or `plain`. */
+  userSurface?: 'plain' | 'varied';
   errorKinds?: string;
 }
 
@@ -156,7 +158,7 @@ export async function serveCommand(dir: string, options: ServeCommandOptions, io
   const server = await createEnvironmentServer(catalog, {
     environment: { ...(catalog.natives ? { natives: catalog.natives } : {}), timeoutMs: toolTimeoutMs },
     protocol: options.protocol as ServeProtocol,
-    defaultUser: { kind: options.user, errorRate, errorKinds: errorKinds as InjectedUserError['kind'][] },
+    defaultUser: { kind: options.user, errorRate, errorKinds: errorKinds as InjectedUserError['kind'][], surface: options.userSurface ?? 'varied' },
     userModel,
     judgeModel,
     version: VERSION,

@@ -132,7 +132,7 @@ class AutoForgeClient:
         return self.request("GET", "/tasks/" + urllib.parse.quote(task_id, safe=""))
 
     def open_session(self, task_id: str, user: Optional[Dict[str, Any]] = None, limits: Optional[Dict[str, int]] = None) -> Dict[str, Any]:
-        """``POST /sessions``: with ``user`` ({kind, errorRate, errorKinds, seed}) the user opens."""
+        """``POST /sessions``: with ``user`` ({kind, errorRate, errorKinds, seed, surface}) the user opens."""
         body: Dict[str, Any] = {"taskId": task_id}
         if user is not None:
             body["user"] = user
