@@ -47,6 +47,20 @@ describe('readStatedValues', () => {
     expect(Object.fromEntries(said.map((v) => [v.key, v.value]))).toEqual({ password: 'password for my account', username: 'username as requested' });
   });
 
+  it('a field name inside a JSON value is part of the value, and a long JSON answer is read whole (regression)', () => {
+    // An invented knowledge base: a new card holds its own `notes`, another field is named `notes`.
+    const cards: StatedField = { key: 'cards', description: 'the cards for create cards', schema: { type: 'array', items: { type: 'object', properties: { title: { type: 'string' }, notes: { type: 'array', items: { type: 'string' } } } } } };
+    const notes: StatedField = { key: 'notes', description: 'the notes for add notes', schema: { type: 'array', items: { type: 'object', properties: { contents: { type: 'array', items: { type: 'string' } } } } } };
+    const card = '{"title":"Tidy Disk","notes":["If we index the alarm, we can reach the CSS circuit through the neural port!","Another long note that makes this answer far longer than a few words."]}';
+    const value = [JSON.parse(card)];
+    const named = readStatedValues(`I think my cards is ${card}, if that helps.`, [notes, cards], { asked: ['cards'] });
+    expect(named.map((v) => [v.key, v.value])).toEqual([['cards', value]]);
+    const bare = readStatedValues(`${card}.`, [notes, cards], { asked: ['cards'] });
+    expect(bare.map((v) => [v.key, v.value])).toEqual([['cards', value]]);
+    // An object whose keys are the fields still names them.
+    expect(read('{"zip": "10108", "email": "ada@example.com"}')).toEqual({ zip: '10108', email: 'ada@example.com' });
+  });
+
   it('reads a value before a name only after a verb of using, or as "… is my …" (regression)', () => {
     const user: StatedField = { key: 'user', description: 'your user', schema: { type: 'string' } };
     expect(readStatedValues('What I care about is the user Raul Labadie.', [user])).toEqual([]);

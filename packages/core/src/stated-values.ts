@@ -106,6 +106,24 @@ interface Mention {
 }
 
 // Every place a field's name occurs, the longest name winning where names overlap.
+/**
+ * The outermost JSON lists and objects of a text that are values: every list, and every object
+ * with a key that does not name a field (`isField`); an object of fields (`{"zip": …}`) is not.
+ */
+function jsonValueSpans(text: string, isField: (key: string) => boolean): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c !== '{' && c !== '[') continue;
+    const literal = jsonLiteralAt(text.slice(i));
+    if (literal === undefined) continue;
+    const { value } = literal;
+    if (Array.isArray(value) || (isJsonObject(value) && Object.keys(value).some((k) => !isField(k)))) out.push([i, i + literal.length]);
+    i += literal.length - 1;
+  }
+  return out;
+}
+
 function findMentions(text: string, fields: readonly StatedField[]): Mention[] {
   const lower = normalize(text);
   const raw: { start: number; end: number; field: StatedField; rank: number }[] = [];
@@ -122,6 +140,12 @@ function findMentions(text: string, fields: readonly StatedField[]): Mention[] {
     const r = raw[i] as { start: number; end: number };
     // A quoted name alone (a JSON key, `"zip": …`) still names its field.
     if (quoted.some(([a, b]) => r.start > a && r.start < b && !(r.start === a + 1 && r.end === b - 1))) raw.splice(i, 1);
+  }
+  // A name inside a JSON value (a list, or an object whose keys are not all fields: an entity
+  // with its own `observations`) is part of the value, not a mention of another field.
+  const names = new Set(fields.flatMap((f) => namesOf(f).map((n) => n.words.join(' '))));
+  for (const [a, b] of jsonValueSpans(text, (key) => names.has(splitWords(key).join(' ').toLowerCase()))) {
+    for (let i = raw.length - 1; i >= 0; i--) if ((raw[i] as { start: number }).start > a && (raw[i] as { start: number }).start < b) raw.splice(i, 1);
   }
   raw.sort((a, b) => a.start - b.start || b.end - b.start - (a.end - a.start));
   const out: Mention[] = [];
@@ -416,6 +440,14 @@ function answerSpans(text: string): Candidate[] {
   }
   const token = /"(?:[^"\\\n]|\\.)*"|\u201c[^\u201d\n]*\u201d|\[[^\]\n]*\]|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\d{4}-\d{2}-\d{2}|\(?\+?\d[\d ()-]{5,}\d|[#\w][\w#-]*\d[\w-]*|-?\d+(?:\.\d+)?/g;
   for (let m = token.exec(text); m !== null; m = token.exec(text)) push(m.index, m[0], /^["\u201c[]/.test(m[0]) ? 1 : 3);
+  // A JSON object or list however long, nested ones included (an entity with its observations).
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] !== '{' && text[i] !== '[') continue;
+    const literal = jsonLiteralAt(text.slice(i));
+    if (literal === undefined) continue;
+    push(i, text.slice(i, i + literal.length), 1);
+    i += literal.length - 1;
+  }
   const whole = text.trim().replace(/[.!]+$/, '');
   if (whole !== '' && whole.split(/\s+/).length <= 5 && !NOT_A_VALUE.test(whole) && !PERSONAL_START.test(whole) && !/\?/.test(whole)) {
     push(text.indexOf(whole), whole, 4);

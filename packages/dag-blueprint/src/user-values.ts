@@ -142,9 +142,10 @@ export function factChoices(
   let plans: FactAssignment[] = [{ values: [], anchors: [] }];
   if (wanted.length > 0) {
     const score = relevance(node.tool, demands);
-    let result = ownRecord ? readPlans(wanted, schemas, index, anchors, rng, limit, score) : writePlans(wanted, schemas, index, anchors, rng, limit, recordNoun(node.tool));
+    const ctx: PlanContext = { schemas, index, anchors, rng, limit };
+    let result = ownRecord ? readPlans(wanted, ctx, score) : writePlans(wanted, ctx, recordNoun(node.tool));
     // A sign-in's facts the state lacks (the last digits of a card) are stated; the rest are the user's own.
-    if (!result.ok && ownRecord && node.access === 'write') result = ownThenStated(result.missing, wanted, schemas, index, anchors, rng, limit, score);
+    if (!result.ok && ownRecord && node.access === 'write') result = ownThenStated(result.missing, wanted, ctx, score);
     if (!result.ok) return result;
     plans = result.choices;
   }
@@ -179,15 +180,17 @@ function fillFrom(record: IndexedRecord, pairs: readonly [string, string][], sch
   return pairs.map(([parameter, fact]) => [fact, coerce(leafOf(record, parameter, schemas[parameter]) as JsonValue, schemas[parameter])]);
 }
 
-function readPlans(
-  wanted: readonly [string, string][],
-  schemas: Record<string, JsonSchema>,
-  index: StateIndex,
-  anchors: ReadonlyMap<string, IndexedRecord>,
-  rng: Rng,
-  limit: number,
-  score: (record: IndexedRecord) => number,
-): FactChoices {
+/** What the plans for a node's facts are chosen from: the parameters' schemas, the state's records, the records chosen so far. */
+interface PlanContext {
+  schemas: Record<string, JsonSchema>;
+  index: StateIndex;
+  anchors: ReadonlyMap<string, IndexedRecord>;
+  rng: Rng;
+  limit: number;
+}
+
+function readPlans(wanted: readonly [string, string][], ctx: PlanContext, score: (record: IndexedRecord) => number): FactChoices {
+  const { schemas, index, anchors, rng, limit } = ctx;
   const params = wanted.map(([p]) => p);
   // The user's own record already holds everything: no choice to make.
   for (const name of index.names) {
@@ -249,18 +252,10 @@ function readPlans(
 }
 
 /** The user's own values for the facts a record holds ({@link readPlans}), with values stated for `missing`. */
-function ownThenStated(
-  missing: readonly string[],
-  wanted: readonly [string, string][],
-  schemas: Record<string, JsonSchema>,
-  index: StateIndex,
-  anchors: ReadonlyMap<string, IndexedRecord>,
-  rng: Rng,
-  limit: number,
-  score: (record: IndexedRecord) => number,
-): FactChoices {
+function ownThenStated(missing: readonly string[], wanted: readonly [string, string][], ctx: PlanContext, score: (record: IndexedRecord) => number): FactChoices {
+  const { schemas, rng } = ctx;
   const held = wanted.filter(([p]) => !missing.includes(p));
-  const own: FactChoices = held.length > 0 ? readPlans(held, schemas, index, anchors, rng, limit, score) : { ok: true, choices: [{ values: [], anchors: [] }] };
+  const own: FactChoices = held.length > 0 ? readPlans(held, ctx, score) : { ok: true, choices: [{ values: [], anchors: [] }] };
   if (!own.ok) return own;
   const choices: FactAssignment[] = [];
   for (const choice of own.choices) {
@@ -276,15 +271,8 @@ function ownThenStated(
   return { ok: true, choices };
 }
 
-function writePlans(
-  wanted: readonly [string, string][],
-  schemas: Record<string, JsonSchema>,
-  index: StateIndex,
-  anchors: ReadonlyMap<string, IndexedRecord>,
-  rng: Rng,
-  limit: number,
-  entity: string | undefined,
-): FactChoices {
+function writePlans(wanted: readonly [string, string][], ctx: PlanContext, entity: string | undefined): FactChoices {
+  const { schemas, index, anchors, rng, limit } = ctx;
   const params = wanted.map(([p]) => p);
   const isAnchor = (r: IndexedRecord): boolean => anchors.get(r.collection) === r;
   // A new value that another record holds (a new address: another user's).

@@ -2,25 +2,19 @@
 // record they act on (`add_notes(notes: [{ binName, text }])`) takes that record from a read's
 // selection, as a single write's id does, and the user states the rest of each item.
 import { describe, expect, it } from 'vitest';
-import type { JsonSchemaObject, ToolEffect, ToolSpec } from '@autoforge/core';
+import type { JsonSchemaObject } from '@autoforge/core';
 import { buildDependencyGraph } from '@autoforge/depgraph';
 import type { ToolNode } from '../src/blueprint.js';
 import { applyItemFields, itemField, withoutItemField } from '../src/item-fields.js';
 import { mergeSequences } from '../src/merge-sequences.js';
 import { validateBlueprint } from '../src/validate-blueprint.js';
+import type { EffectTool } from './test-support.js';
+import { effectTool } from './test-support.js';
 
-type Tool = ToolSpec & { effects: ToolEffect[] };
+type Tool = EffectTool;
+const tool = effectTool;
 const str = { type: 'string' } as const;
 const bin: JsonSchemaObject = { type: 'object', properties: { name: str, room: str }, required: ['name', 'room'] };
-const tool = (name: string, properties: Record<string, JsonSchemaObject>, required: string[], outputSchema: JsonSchemaObject, effects: ToolEffect[], readOnly: boolean): Tool => ({
-  name,
-  description: name.replace(/_/g, ' '),
-  parameters: { type: 'object', properties, required },
-  source: { format: 'openai-chat', pointer: `/${name}` },
-  outputSchema,
-  hints: { readOnly },
-  effects,
-});
 // An invented library of bins.
 const note: JsonSchemaObject = { type: 'object', properties: { binName: { type: 'string', description: 'The name of the bin to note' }, text: str }, required: ['binName', 'text'] };
 const tools: Tool[] = [

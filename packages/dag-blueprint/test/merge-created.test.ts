@@ -4,26 +4,17 @@
 // the whole graph next to a write was taken for the question the user asks, which has no value
 // to say (only lists), so those blueprints failed at their answer.
 import { describe, expect, it } from 'vitest';
-import type { JsonSchemaObject, ToolEffect, ToolSpec } from '@autoforge/core';
+import type { JsonSchemaObject } from '@autoforge/core';
 import { buildDependencyGraph } from '@autoforge/depgraph';
 import type { ToolNode } from '../src/blueprint.js';
 import { mergeSequences } from '../src/merge-sequences.js';
+import type { EffectTool } from './test-support.js';
+import { effectTool } from './test-support.js';
 
-type Tool = ToolSpec & { effects: ToolEffect[] };
+type Tool = EffectTool;
+const tool = effectTool;
 
 const book: JsonSchemaObject = { type: 'object', properties: { title: { type: 'string' }, genre: { type: 'string' } }, required: ['title', 'genre'] };
-
-function tool(name: string, properties: Record<string, JsonSchemaObject>, required: string[], outputSchema: JsonSchemaObject, effects: ToolEffect[], readOnly: boolean): Tool {
-  return {
-    name,
-    description: name.replace(/_/g, ' '),
-    parameters: { type: 'object', properties, required },
-    source: { format: 'openai-chat', pointer: `/${name}` },
-    outputSchema,
-    hints: { readOnly },
-    effects,
-  };
-}
 
 // An invented catalogue of books.
 const tools: Tool[] = [

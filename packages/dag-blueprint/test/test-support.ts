@@ -1,13 +1,29 @@
 // Helpers for this package's tests (not exported from the package).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JsonObject } from '@autoforge/core';
+import type { JsonObject, JsonSchemaObject, ToolEffect, ToolSpec } from '@autoforge/core';
 import type { DependencyGraph } from '@autoforge/depgraph';
 import { buildDependencyGraph } from '@autoforge/depgraph';
 import type { Environment, EnvironmentSpec } from '@autoforge/env-runtime';
 import { createEnvironment } from '@autoforge/env-runtime';
 import { synthesizeEnvironment } from '@autoforge/env-synth';
 import { parseToolDocFile } from '@autoforge/tooldoc-parser';
+
+/** An invented tool with declared effects, as env-synth gives them. */
+export type EffectTool = ToolSpec & { effects: ToolEffect[] };
+
+/** An invented tool: its parameters, the required ones, its output, its effects, and whether it only reads. */
+export function effectTool(name: string, properties: Record<string, JsonSchemaObject>, required: string[], outputSchema: JsonSchemaObject, effects: ToolEffect[], readOnly: boolean): EffectTool {
+  return {
+    name,
+    description: name.replace(/_/g, ' '),
+    parameters: { type: 'object', properties, required },
+    source: { format: 'openai-chat', pointer: `/${name}` },
+    outputSchema,
+    hints: { readOnly },
+    effects,
+  };
+}
 
 /** The shared benchmark data (read-only; never copied into the repository). */
 export const BENCHMARKS = join(import.meta.dirname, '../../../../shared/benchmarks');
