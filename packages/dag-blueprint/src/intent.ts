@@ -188,7 +188,7 @@ class Realizer {
   run(): RealizedIntent {
     const { order, answer, blueprint } = this.input;
     const sentences: string[] = [];
-    const identity = this.input.userFacts.filter((f) => this.isReadFact(f.key));
+    const identity = this.input.userFacts.filter((f) => this.isReadFact(f.key) && this.carriedFact(f.key) === undefined);
     const identitySentence = this.identity(identity);
     if (identitySentence !== undefined) sentences.push(identitySentence);
 
@@ -367,7 +367,8 @@ class Realizer {
     let phrase = object;
     // A target that names the object itself ("the ticket with the highest priority") takes its place.
     const head = object.split(' ').pop() ?? '';
-    const same = targets.findIndex((t) => object !== '' && (t.startsWith(`${object} `) || t.startsWith(`whichever ${head} `) || t.startsWith(`whichever of your ${head}`)));
+    const one = singularize(head);
+    const same = targets.findIndex((t) => object !== '' && (t.startsWith(`${object} `) || t.startsWith(`whichever ${head} `) || t.startsWith(`whichever of your ${head}`) || (object === `the ${head}` && one !== head && (t.startsWith(`the ${one} `) || t.startsWith(`the ${plural(one)} `)))));
     if (same >= 0) {
       phrase = targets[same] as string;
       targets.splice(same, 1);
@@ -474,6 +475,20 @@ class Realizer {
     return { verb, object: phrase, ...(switched ? { switched } : {}) };
   }
 
+  /** The write that takes a read's user fact through `$input` (what the user gave the read), or undefined. */
+  private carriedFact(fact: string): ToolNode | undefined {
+    for (const node of this.input.order) {
+      if (node.kind !== 'tool' || node.access !== 'write') continue;
+      for (const source of Object.values(node.args)) {
+        if (!('from' in source) || !source.path.startsWith('$input.')) continue;
+        const from = this.byId.get(source.from);
+        const arg = from?.kind === 'tool' ? from.args[source.path.slice('$input.'.length)] : undefined;
+        if (arg !== undefined && 'user' in arg && arg.user === fact) return node;
+      }
+    }
+    return undefined;
+  }
+
   /** `pending order items` → "the items of the pending order"; `issue state` → "the issue's state". */
   private objectPhrase(w: readonly string[]): string {
     if (w.length === 0) return '';
@@ -515,6 +530,21 @@ class Realizer {
     }
     if ('from' in source) {
       const from = this.byId.get(source.from);
+      // What a write takes from what the user gave a read (the names of the entities it opened):
+      // the user's own value, said as the write's target ("delete the entity Waylon Spencer").
+      const carried = from?.kind === 'tool' && source.path.startsWith('$input.') ? from.args[source.path.slice('$input.'.length)] : undefined;
+      const held = carried !== undefined && 'user' in carried ? this.facts.get(carried.user) : undefined;
+      if (held !== undefined && carried !== undefined && 'user' in carried && this.carriedFact(carried.user) !== undefined) {
+        this.usedFacts.add(carried.user);
+        // A record the state can describe goes by its description, not its id.
+        const said = this.factValue(held, source.path.slice('$input.'.length), false);
+        if (said.described) return { text: said.text, target: true, label };
+        const values = Array.isArray(held.value) ? held.value : [held.value];
+        const noun = label.replace(/ (names?|ids?|titles?)$/, '');
+        const text = `the ${values.length > 1 ? plural(noun) : singularize(noun)} ${joinList(values.map((v) => speak(v)))}`;
+        for (const v of values) if (v !== null && typeof v !== 'object') this.mentions.add(mention(v));
+        return { text, target: true, label };
+      }
       if (from?.kind === 'tool' && this.pure.has(from.tool) && this.pure.has(node.tool)) {
         const k = this.steps.indexOf(from.id);
         const field = words(lastKey(source.path));

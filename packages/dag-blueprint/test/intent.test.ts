@@ -181,6 +181,16 @@ describe('realizeIntent (names that read badly word by word)', () => {
     expect(step('get_me')).toMatch(/get your profile\./);
   });
 
+  it('says what a write takes from what the user gave a read as the write\'s target, not as who the user is', () => {
+    const open = { kind: 'tool' as const, id: 'open_cards', tool: 'open_cards', access: 'read' as const, args: { titles: { user: 'titles' } } };
+    const drop = { kind: 'tool' as const, id: 'delete_cards', tool: 'delete_cards', access: 'write' as const, args: { card_titles: { from: 'open_cards', path: '$input.titles' } } };
+    const blueprint: Blueprint = { id: 'bp-cards', nodes: [{ kind: 'user', id: 'user:titles', fact: 'titles', description: 'your titles' }, open, drop], edges: [] };
+    const userFacts = [{ key: 'titles', description: 'your titles', value: ['Spring Plan'] }];
+    const text = realizeIntent({ blueprint, order: blueprint.nodes, userFacts, resolved: new Map() }).text;
+    expect(text).toMatch(/delete the card Spring Plan\./);
+    expect(text).not.toMatch(/your titles? (is|are)/);
+  });
+
   it('says the parts of a postal address as one address, in the order one writes it', () => {
     const args = { street_line: { user: 'street' }, city: { user: 'city' }, state: { user: 'state' }, zip: { user: 'zip' }, note: { user: 'note' } };
     const node = { kind: 'tool' as const, id: 't', tool: 'update_address', access: 'write' as const, args };
