@@ -588,13 +588,13 @@ function withPrerequisites(tools: readonly string[], graph: DependencyGraph, too
   return out;
 }
 
-// A field of a new record that names another record.
-const REFERENCE_FIELD = /^(from|to|source|target|parent|owner)$|.(_?id|_?name|Id|Name)$/;
-
 /**
  * The blueprint key of a binding to a scalar field of the items of a wanted list parameter (or of
  * a wanted object parameter): `observations[].entityName` → `observations.entityName`; undefined
- * for any other parameter, and inside what the tool creates.
+ * for any other parameter. Only a field that refers to another record is bound so: one named for
+ * the record it takes (`entityName` from an entity's `name`, `bin_id` from a bin's `id`), or an
+ * end of a link (`from`, `to`, `parent`) taking a record's name or id. A field of the item itself
+ * (a passenger's `first_name`) stays the user's, so what the user states is never emptied.
  */
 function itemFieldKey(tool: EffectfulTool | undefined, parameter: string, wanted: readonly string[], outputPath: string): string | undefined {
   const m = /^([A-Za-z_$][\w$-]*)(?:\[\])?\.([A-Za-z_$][\w$-]*)$/.exec(parameter);
@@ -603,13 +603,15 @@ function itemFieldKey(tool: EffectfulTool | undefined, parameter: string, wanted
   if (!wanted.includes(holder)) return undefined;
   const t = typeOf(itemFieldSchema((tool.parameters.properties ?? {})[holder], field));
   if (t !== 'string' && t !== 'integer' && t !== 'number') return undefined;
-  // What a write creates is new: its fields are the user's (a new book's title and genre), but
-  // for those that refer to other records (a new relation's `from` and `to`, an `entityName`).
-  // The record referred to is one a read shows by its name or id (an entity's `name`), not a
-  // field copied from a record like the new one (another relation's `to`).
-  const source = outputPath.split(/[.[\]]+/).filter(Boolean).pop() ?? '';
-  if ((namesCreated(tool, holder) || namesCreated(tool, field)) && !(REFERENCE_FIELD.test(field) && /^(id|name)$|.(_?id|_?name|Id|Name)$/.test(source))) return undefined;
-  return `${holder}.${field}`;
+  // The source: a record's name or id, of a list named for its records (`entities[].name`).
+  const segments = outputPath.split(/\[\]|\./).filter(Boolean);
+  const key = segments[segments.length - 1] ?? '';
+  const list = outputPath.includes('[]') ? singularize(splitWords(segments[segments.length - 2] ?? '').join('_')) : undefined;
+  if (!/^(id|name)$/i.test(key)) return undefined;
+  if (/^(from|to|source|target|parent|owner)$/.test(field)) return `${holder}.${field}`;
+  const named = /^(.+?)_?(id|name|Id|Name)$/.exec(field);
+  const noun = named ? singularize(splitWords(named[1] as string).join('_')) : undefined;
+  return noun !== undefined && list !== undefined && noun === list ? `${holder}.${field}` : undefined;
 }
 
 /** The schema at a binding's source path: an output path, or `$input.x` (the argument `x` the source was called with). */

@@ -16,7 +16,7 @@ const tool = effectTool;
 const str = { type: 'string' } as const;
 const bin: JsonSchemaObject = { type: 'object', properties: { name: str, room: str }, required: ['name', 'room'] };
 // An invented library of bins.
-const note: JsonSchemaObject = { type: 'object', properties: { binName: { type: 'string', description: 'The name of the bin to note' }, text: str }, required: ['binName', 'text'] };
+const note: JsonSchemaObject = { type: 'object', properties: { binName: { type: 'string', description: 'The name of the bin to note' }, room: str, text: str }, required: ['binName', 'room', 'text'] };
 const tools: Tool[] = [
   tool('find_bins', { room: str }, ['room'], { type: 'object', properties: { bins: { type: 'array', items: bin } }, required: ['bins'] }, [{ action: 'reads', resource: 'bin' }], true),
   tool('add_notes', { notes: { type: 'array', items: note } }, ['notes'], { type: 'object', properties: { added: { type: 'integer' } } }, [{ action: 'changes', resource: 'bin' }], false),
@@ -46,6 +46,9 @@ describe('item fields', () => {
     expect(bound && 'from' in bound && bound.path).toBe('name');
     expect(blueprint.nodes.some((n) => n.kind === 'reasoning' && bound && 'from' in bound && n.id === bound.from)).toBe(true);
     expect(validateBlueprint(blueprint, tools).ok).toBe(true);
+    // A field of the item itself (the note's room), though the graph offers the bin's: the user's.
+    expect(graph.getEdgeAttributes('find_bins', 'add_notes').bindings.map((b) => b.parameter)).toContain('notes[].room');
+    expect(add?.args['notes.room']).toBeUndefined();
   });
 
   it('leaves the fields of what a write creates to the user, though the graph offers a read\'s (a new bin\'s room)', () => {
