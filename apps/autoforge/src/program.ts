@@ -318,6 +318,7 @@ function buildProgram(io: CliIo): Command {
     .option('--trajectories <file>', 'openai-sft: trajectory file in the run directory', 'trajectories.jsonl')
     .option('--verdicts <file>', 'openai-sft: verdict file in the run directory (episodes the judge blames on the user are left out)', 'verdicts.jsonl')
     .option('--all', 'openai-sft: every episode, not only solved ones the judge did not mask')
+    .addOption(new Option('--user-surface <surface>', "the scripted user whose opening each row holds: varied (default, as autoforge serve's) or plain (for a server run with --user-surface plain)").choices([...USER_SURFACES]))
     .action(async (dir: string, options: ExportCommandOptions) => {
       const { exportCommand } = await load(import('./commands/export.js'));
       await exportCommand(dir, options, io);

@@ -56,7 +56,8 @@ describe('autoforge export --format verl', () => {
     expect(new Set(ids)).toEqual(new Set(tasks.map((t) => t.id)));
 
     const catalog = await loadRunDirectory(run);
-    const server = await createEnvironmentServer(catalog);
+    // The server `autoforge serve` starts: its scripted user is the varied one, as the export's.
+    const server = await createEnvironmentServer(catalog, { defaultUser: { surface: 'varied' } });
     try {
       for (const [split, rows] of [['train', train], ['val', val]] as const) {
         for (const [i, row] of rows.entries()) {

@@ -5,6 +5,7 @@ import { createRng } from '@autoforge/core';
 import type { EnvironmentSpec } from '@autoforge/env-runtime';
 import { POLICY_FILE } from '@autoforge/env-server';
 import { toOpenAIMessages, toOpenAITools } from '@autoforge/llm';
+import type { UserSurface } from '@autoforge/user-sim';
 import { createScriptedUser } from '@autoforge/user-sim';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { CliError } from '../errors.js';
@@ -58,6 +59,8 @@ export interface ExportCommandOptions {
   verdicts: string;
   /** openai-sft: keep every episode, not only solved unmasked ones. */
   all?: boolean;
+  /** The scripted user whose opening each row holds: `varied` (default, as `autoforge serve`'s) or `plain`. */
+  userSurface?: UserSurface;
 }
 
 /** The run directory's `policy.md`, when there is a non-empty one. */
@@ -96,7 +99,7 @@ export interface ExportRow {
   /** The episode seed the trainer's reset sends (the scripted user's seed). */
   seed: number;
   policy: string | undefined;
-  /** The scripted user's opening (`createScriptedUser(task, { seed }).start()`). */
+  /** The scripted user's opening (`createScriptedUser(task, { seed, surface }).start()`). */
   opening: string;
   /** `{expected_final_digest, required_outputs}` as JSON text. */
   groundTruth: string;
@@ -107,7 +110,7 @@ export interface ExportRow {
  * the split `autoforge train` uses for the same share and seed), in `tasks.jsonl` order within
  * each split; each row's seed is `createRng(seed, 'export', task.id)`.
  */
-export async function exportRows(run: RunDir, options: { seed: number; valShare: number; runPolicy: string | undefined }): Promise<ExportRow[]> {
+export async function exportRows(run: RunDir, options: { seed: number; valShare: number; runPolicy: string | undefined; userSurface?: UserSurface }): Promise<ExportRow[]> {
   const split = splitTasks(run.tasks, options.valShare, options.seed);
   const val = new Set(split.heldOut.map((t) => t.id));
   const rows: ExportRow[] = [];
@@ -118,8 +121,9 @@ export async function exportRows(run: RunDir, options: { seed: number; valShare:
       const seed = createRng(options.seed, 'export', task.id).uint32();
       const policy = systemPolicy(task, run.specs.get(task.envId), options.runPolicy);
       const messages: Message[] = policy === undefined ? [] : [{ role: 'system', content: policy }];
-      // An error-free scripted user: its opening is what `autoforge serve` opens with for this seed.
-      const opening = (await createScriptedUser(task, { seed }).start({ messages })).content;
+      // An error-free scripted user: its opening is what `autoforge serve` opens with for this
+      // seed (the varied user, as serve's default, unless told otherwise).
+      const opening = (await createScriptedUser(task, { seed, surface: options.userSurface ?? 'varied' }).start({ messages })).content;
       const groundTruth = JSON.stringify({ expected_final_digest: task.expectedFinalDigest, required_outputs: task.requiredOutputs });
       rows.push({ task, split: side, index: counts[side]++, seed, policy, opening, groundTruth });
     }
@@ -267,7 +271,7 @@ const jsonl = (items: readonly unknown[]): string => items.map((x) => `${JSON.st
 const fileSafe = (id: string): string => id.replace(/[^A-Za-z0-9._-]/g, '_');
 
 /** The files of an export, by name relative to the output folder (the same bytes for the same run and options). */
-export async function exportFiles(run: RunDir, format: ExportFormat, options: { seed: number; valShare: number; serverUrl: string; trajectories: string; verdicts: string; all: boolean }): Promise<Map<string, string | Uint8Array>> {
+export async function exportFiles(run: RunDir, format: ExportFormat, options: { seed: number; valShare: number; serverUrl: string; trajectories: string; verdicts: string; all: boolean; userSurface?: UserSurface }): Promise<Map<string, string | Uint8Array>> {
   const runPolicy = await readRunPolicy(run.dir);
   const files = new Map<string, string | Uint8Array>();
   if (format === 'openai-sft') {
@@ -283,7 +287,7 @@ export async function exportFiles(run: RunDir, format: ExportFormat, options: { 
     files.set('train.jsonl', jsonl(lines));
     return files;
   }
-  const rows = await exportRows(run, { seed: options.seed, valShare: options.valShare, runPolicy });
+  const rows = await exportRows(run, { seed: options.seed, valShare: options.valShare, runPolicy, ...(options.userSurface !== undefined ? { userSurface: options.userSurface } : {}) });
   const sides = { train: rows.filter((r) => r.split === 'train'), val: rows.filter((r) => r.split === 'val') };
   if (format === 'verl' || format === 'skyrl') {
     const write = format === 'verl' ? verlParquet : skyrlParquet;
@@ -328,7 +332,7 @@ export async function exportCommand(dirArg: string, options: ExportCommandOption
   const serverUrl = url.href.replace(/\/$/, '');
   const run = await loadRunDir(dirArg, io);
   if (options.format !== 'openai-sft' && run.tasks.length === 0) throw new CliError('E_INPUT', `${dirArg}/tasks.jsonl has no tasks`);
-  const files = await exportFiles(run, options.format, { seed, valShare, serverUrl, trajectories: options.trajectories, verdicts: options.verdicts, all: options.all === true });
+  const files = await exportFiles(run, options.format, { seed, valShare, serverUrl, trajectories: options.trajectories, verdicts: options.verdicts, all: options.all === true, ...(options.userSurface !== undefined ? { userSurface: options.userSurface } : {}) });
   const out = options.out === undefined ? join(run.dir, 'export', options.format) : resolve(io.cwd, options.out);
   for (const [name, data] of files) {
     await outputDirectory(join(out, name, '..'), join(options.out ?? join(dirArg, 'export', options.format), name, '..'), '--out');
