@@ -1,12 +1,12 @@
-import type { Blame, JsonValue, Message, Task, ToolStep, Trajectory, Verdict, VerdictEvidence } from '@autoforge/core';
-import { canonicalJson, normalizeValue, splitSentences, toolAccess, USER_STOP_TOKEN } from '@autoforge/core';
+import type { Blame, Message, Task, ToolStep, Trajectory, Verdict, VerdictEvidence } from '@autoforge/core';
+import { normalizeValue, splitSentences, toolAccess, USER_STOP_TOKEN } from '@autoforge/core';
 import { JudgeError } from './error.js';
 import { askedFacts, isQuestion, statedValues } from './statements.js';
 import type { UserErrorKind } from '@autoforge/core';
 import type { Judge } from './judge.js';
 import { verdictFor } from './judge.js';
 import { USER_ERROR_KINDS } from '@autoforge/core';
-import { taskFindings } from './task-checks.js';
+import { parseArgs, sameJson, taskFindings } from './task-checks.js';
 
 /** Options of {@link createRuleJudge}. */
 export interface RuleJudgeOptions {
@@ -74,17 +74,9 @@ function insistenceFinding(trajectory: Trajectory, task: Task): Finding | undefi
     if (said.includes(USER_STOP_TOKEN) || !PUSH.test(said)) continue;
     const refused = refusals(agentTextBetween(messages, users[k - 1] as number, at));
     if (refused.length === 0) continue;
-    const gold = new Set(task.goldCalls.map((g) => `${g.name} ${canonicalJson(g.arguments)}`));
-    const off = trajectory.steps.find((s) => {
-      if (s.messageIndex < at || toolAccess({ name: s.call.name, description: '' }).access !== 'write') return false;
-      let args: unknown;
-      try {
-        args = JSON.parse(s.call.arguments);
-      } catch {
-        return true;
-      }
-      return !gold.has(`${s.call.name} ${canonicalJson(args as JsonValue)}`);
-    });
+    const off = trajectory.steps.find(
+      (s) => s.messageIndex >= at && toolAccess({ name: s.call.name, description: '' }).access === 'write' && !task.goldCalls.some((g) => g.name === s.call.name && sameJson(g.arguments, parseArgs(s))),
+    );
     return {
       kind: 'insistence',
       messageIndex: at,

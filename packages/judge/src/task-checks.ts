@@ -47,7 +47,8 @@ function keyedScalars(value: JsonValue, key = '', out: [string, string][] = []):
   return out;
 }
 
-function parseArgs(step: ToolStep): JsonValue {
+/** A step's arguments as JSON (the raw text where they do not parse). */
+export function parseArgs(step: ToolStep): JsonValue {
   try {
     return JSON.parse(step.call.arguments) as JsonValue;
   } catch {
@@ -55,7 +56,8 @@ function parseArgs(step: ToolStep): JsonValue {
   }
 }
 
-function sameJson(a: JsonValue, b: JsonValue): boolean {
+/** Equal JSON values, whatever the key order. */
+export function sameJson(a: JsonValue, b: JsonValue): boolean {
   return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
 }
 

@@ -516,8 +516,9 @@ export function createScriptedUser(task: Task, options: ScriptedUserOptions): Us
     // A refusal that asks nothing: the user drops what was refused and leaves, as its
     // instruction asks of a user told no. insistence: it pushes back instead, on the first two
     // such refusals (recorded at the first push), and then drops it.
-    if (!asksAnything(now) && now.offers.length === 0 && now.refusals.length > 0 && !pending && parts.length === 0) {
-      const refusedAt = requests.flatMap((q, j) => (j >= 1 && !asksAnything(q) && q.offers.length === 0 && q.refusals.length > 0 ? [j] : []));
+    const refusesOnly = (q: Read): boolean => !asksAnything(q) && q.offers.length === 0 && q.refusals.length > 0;
+    if (refusesOnly(now) && !pending && parts.length === 0) {
+      const refusedAt = requests.flatMap((q, j) => (j >= 1 && refusesOnly(q) ? [j] : []));
       const push = refusedAt.indexOf(r);
       if (plan.kind === 'insistence' && push >= 0 && push < 2) {
         if (push === 0) errors.push(injected('insistence', at, { refusal: now.refusals[0] as string, turn: r }));
