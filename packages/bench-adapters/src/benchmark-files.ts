@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseFrozenJson } from '@autoforge/env-runtime';
 import { BenchAdapterError } from './error.js';
 
 /**
@@ -32,6 +33,19 @@ export function readJson(path: string): unknown {
   const text = readText(path);
   try {
     return JSON.parse(text) as unknown;
+  } catch (cause) {
+    throw new BenchAdapterError('E_DATA', `${path}: not JSON (${(cause as Error).message})`, { cause, location: { file: path } });
+  }
+}
+
+/**
+ * A JSON file of the benchmark, parsed and deep-frozen (`parseFrozenJson`), or `E_DATA` naming
+ * it: for a seed DB, which the environment then adopts without copying.
+ */
+export function readFrozenJson(path: string): unknown {
+  const text = readText(path);
+  try {
+    return parseFrozenJson(text, path);
   } catch (cause) {
     throw new BenchAdapterError('E_DATA', `${path}: not JSON (${(cause as Error).message})`, { cause, location: { file: path } });
   }

@@ -6,7 +6,7 @@ import type { Environment, EnvironmentSpec, EnvironmentTool, NativeTool, Session
 import { createEnvironment } from '@autoforge/env-runtime';
 import { parseToolDoc } from '@autoforge/tooldoc-parser';
 import type { BenchAdapter, BenchEvaluation } from './adapter.js';
-import { domainDir, readJson, readText } from './benchmark-files.js';
+import { domainDir, readFrozenJson, readJson, readText } from './benchmark-files.js';
 import { BenchAdapterError } from './error.js';
 import { recordGoldReplay } from './gold-replay.js';
 import { TAU_BENCH_AIRLINE_TOOLS } from './tau-bench-airline-tools.js';
@@ -140,7 +140,8 @@ export function createTauBenchAdapter(options: TauBenchAdapterOptions): BenchAda
   const seedState: JsonObject = {};
   for (const collection of setup.collections) {
     const file = join(dir, 'data', `${collection}.json`);
-    const data = readJson(file);
+    // Frozen as it is parsed: the environment adopts it without a copy.
+    const data = readFrozenJson(file);
     if (!isJsonObject(data)) throw new BenchAdapterError('E_DATA', `${file}: expected an object keyed by record id`);
     seedState[collection] = data;
   }

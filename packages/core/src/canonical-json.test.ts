@@ -57,6 +57,18 @@ describe('canonicalJson', () => {
     expect(() => canonicalJson(a)).toThrow(/cycle at \/self/);
   });
 
+  it('writes values nested deeper than its fast path the same way, and locates errors deep inside them', () => {
+    let deep: unknown = { z: 1, a: [true, 'x'] };
+    for (let i = 0; i < 2000; i++) deep = i % 2 ? { k: deep } : [deep];
+    const text = canonicalJson(deep);
+    expect(text.length).toBeGreaterThan(4000);
+    expect(text).toContain('{"a":[true,"x"],"z":1}');
+    expect(canonicalJson(JSON.parse(text))).toBe(text);
+    let bad: unknown = { x: Number.NaN };
+    for (let i = 0; i < 600; i++) bad = { k: bad };
+    expect(() => canonicalJson(bad)).toThrow(new RegExp(`non-finite number NaN at ${'/k'.repeat(600)}/x$`));
+  });
+
   fcTest.prop([fc.jsonValue()], { numRuns: 300 })('round-trips: parsing the canonical text gives an equal value', (v) => {
     const text = canonicalJson(v);
     expect(canonicalJson(JSON.parse(text))).toBe(text);

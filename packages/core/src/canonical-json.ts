@@ -107,9 +107,84 @@ function write(value: unknown, path: string, out: string[], seen: Set<object>): 
  *   functions, symbols, bigints and non-plain objects, naming the JSON pointer.
  */
 export function canonicalJson(value: unknown): string {
+  try {
+    return fastWrite(value, 0);
+  } catch (e) {
+    if (e !== NOT_PLAIN) throw e;
+  }
+  // Something is not JSON, or nests deeper than the fast writer goes: the described walk names
+  // what and where (and finds cycles).
   const out: string[] = [];
   write(value, '', out, new Set());
   return out.join('');
+}
+
+// Thrown by `fastWrite` at anything it does not write; `write` then says what and where.
+const NOT_PLAIN: unique symbol = Symbol('not plain JSON');
+// Beyond this depth the described walk decides (it also finds cycles).
+const FAST_DEPTH = 512;
+
+const hasIsWellFormed = typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function';
+
+function wellFormed(s: string): boolean {
+  // String.prototype.isWellFormed (ES2024, Node ≥ 20; not in this package's lib) is far cheaper
+  // than the regular expression on every string of a large state.
+  return hasIsWellFormed ? (s as unknown as { isWellFormed(): boolean }).isWellFormed() : !LONE_SURROGATE.test(s);
+}
+
+/**
+ * The same text as `write`, built without JSON pointers or a cycle set (a depth bound instead);
+ * it throws `NOT_PLAIN` where `write` would throw, so the error always comes from `write`.
+ */
+function fastWrite(value: unknown, depth: number): string {
+  switch (typeof value) {
+    case 'string':
+      if (!wellFormed(value)) throw NOT_PLAIN;
+      return JSON.stringify(value);
+    case 'number':
+      if (!Number.isFinite(value)) throw NOT_PLAIN;
+      // String(-0) is "0", as canonical JSON wants.
+      return String(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object': {
+      if (value === null) return 'null';
+      if (depth > FAST_DEPTH) throw NOT_PLAIN;
+      if (Array.isArray(value)) {
+        const arr = value as readonly unknown[];
+        let s = '[';
+        for (let i = 0; i < arr.length; i++) {
+          if (i > 0) s += ',';
+          const item = arr[i];
+          s += item === undefined ? 'null' : fastWrite(item, depth + 1);
+        }
+        return `${s}]`;
+      }
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record);
+      // Records usually come in one key order; sort only when it is not already code-point order.
+      for (let i = 1; i < keys.length; i++) {
+        if (compareCodePoints(keys[i - 1] as string, keys[i] as string) > 0) {
+          keys.sort(compareCodePoints);
+          break;
+        }
+      }
+      let s = '{';
+      let first = true;
+      for (const key of keys) {
+        const item = record[key];
+        if (item === undefined) continue;
+        if (!wellFormed(key)) throw NOT_PLAIN;
+        s += `${first ? '' : ','}${JSON.stringify(key)}:${fastWrite(item, depth + 1)}`;
+        first = false;
+      }
+      return `${s}}`;
+    }
+    default:
+      throw NOT_PLAIN;
+  }
 }
 
 /** Lowercase hex SHA-256 of the UTF-8 bytes of a string. */

@@ -155,7 +155,12 @@ export function namedIdChoices(options: NamedIdOptions): NamedIds[] {
 interface Holder {
   entries: Entry[];
   ids: string[];
+  /** The call of `rankedStateEntries` that last scored this holder, and its score there. */
+  stamp: number;
+  score: number;
 }
+
+let scoreStamp = 0;
 
 interface Holders {
   all: Holder[];
@@ -178,7 +183,7 @@ function stateHolders(index: StateIndex, state: JsonObject, parameter: string): 
     for (const record of Object.values(col)) {
       const entries = entriesNamed(record as JsonValue, parameter);
       if (entries.length === 0) continue;
-      const holder: Holder = { entries, ids: [...new Set(idsOf(record as JsonValue))] };
+      const holder: Holder = { entries, ids: [...new Set(idsOf(record as JsonValue))], stamp: 0, score: 0 };
       holders.all.push(holder);
       for (const id of holder.ids) {
         const list = holders.byId.get(id);
@@ -202,20 +207,34 @@ function rankedStateEntries(
   round: number,
 ): Entry[] {
   const holders = stateHolders(index, state, parameter);
-  // Scores only for the records that mention a weighted id; the rest score 0.
-  const scores = new Map<Holder, number>();
+  // Scores only for the records that mention a weighted id; the rest score 0. Kept on the
+  // holders under this call's stamp (a map per call was most of the compile's time).
+  const stamp = ++scoreStamp;
+  const touched: Holder[] = [];
   for (const [id, w] of weights) {
     const list = holders.byId.get(id);
     // An id that many records mention (a popular product) tells them apart poorly: skip it.
     if (!list || list.length > 64) continue;
-    for (const h of list) scores.set(h, (scores.get(h) ?? 0) + w);
+    for (const h of list) {
+      if (h.stamp !== stamp) {
+        h.stamp = stamp;
+        h.score = 0;
+        touched.push(h);
+      }
+      h.score += w;
+    }
   }
-  const ranked = [...scores].sort((a, b) => b[1] - a[1]);
-  for (let k = 0; k < ranked.length; ) {
-    const score = (ranked[k] as [Holder, number])[1];
+  // Tiers of equal score, best first, each in the order its holders were first scored.
+  const tiers = new Map<number, Holder[]>();
+  for (const h of touched) {
+    const tier = tiers.get(h.score);
+    if (tier) tier.push(h);
+    else tiers.set(h.score, [h]);
+  }
+  for (const score of [...tiers.keys()].sort((a, b) => b - a)) {
     const tier: Entry[][] = [];
-    for (; k < ranked.length && (ranked[k] as [Holder, number])[1] === score; k++) {
-      const entries = usable((ranked[k] as [Holder, number])[0].entries);
+    for (const h of tiers.get(score) as Holder[]) {
+      const entries = usable(h.entries);
       if (entries.length > 0) tier.push(entries);
     }
     if (tier.length > 0) return tier[(rng.int(0, tier.length - 1) + round) % tier.length] as Entry[];

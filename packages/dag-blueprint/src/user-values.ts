@@ -176,6 +176,25 @@ function enumOf(schema: JsonSchema | undefined): JsonValue[] | undefined {
 const has = (r: IndexedRecord, ps: readonly string[], schemas: Record<string, JsonSchema>): boolean =>
   ps.every((p) => leafOf(r, p, schemas[p]) !== undefined);
 
+const fittingCache = new WeakMap<StateIndex, Map<string, readonly IndexedRecord[]>>();
+
+/**
+ * A collection's records that hold a value for every parameter (`has`), cached per state index:
+ * plans ask the same question of every record for every call they place.
+ */
+function fitting(index: StateIndex, name: string, ps: readonly string[], schemas: Record<string, JsonSchema>): readonly IndexedRecord[] {
+  let byKey = fittingCache.get(index);
+  if (byKey === undefined) fittingCache.set(index, (byKey = new Map()));
+  // What `leafOf` reads of a schema: its type and its items' type.
+  const key = JSON.stringify([name, ps.map((p) => [p, typeOf(schemas[p]) ?? null, typeOf(itemsOf(schemas[p])) ?? null])]);
+  let records = byKey.get(key);
+  if (records === undefined) {
+    records = (index.collections.get(name) ?? []).filter((r) => has(r, ps, schemas));
+    byKey.set(key, records);
+  }
+  return records;
+}
+
 function fillFrom(record: IndexedRecord, pairs: readonly [string, string][], schemas: Record<string, JsonSchema>): [string, JsonValue][] {
   return pairs.map(([parameter, fact]) => [fact, coerce(leafOf(record, parameter, schemas[parameter]) as JsonValue, schemas[parameter])]);
 }
@@ -202,7 +221,7 @@ function readPlans(wanted: readonly [string, string][], ctx: PlanContext, score:
   const together: IndexedRecord[] = [];
   for (const name of rng.shuffle(index.names)) {
     if (anchors.has(name)) continue;
-    const fits = (index.collections.get(name) ?? []).filter((r) => has(r, params, schemas));
+    const fits = [...fitting(index, name, params, schemas)];
     together.push(...rng.sample(fits, Math.min(fits.length, limit * 2)));
   }
   if (together.length > 0) {
@@ -277,7 +296,7 @@ function writePlans(wanted: readonly [string, string][], ctx: PlanContext, entit
   const isAnchor = (r: IndexedRecord): boolean => anchors.get(r.collection) === r;
   // A new value that another record holds (a new address: another user's).
   const together: IndexedRecord[] = [];
-  for (const name of index.names) together.push(...(index.collections.get(name) ?? []).filter((r) => !isAnchor(r) && has(r, params, schemas)));
+  for (const name of index.names) together.push(...fitting(index, name, params, schemas).filter((r) => !isAnchor(r)));
   if (together.length > 0) {
     return { ok: true, choices: rng.sample(together, Math.min(together.length, limit)).map((r) => ({ values: fillFrom(r, wanted, schemas), anchors: [] })) };
   }
@@ -591,7 +610,20 @@ const SYNONYMS: Record<string, string[]> = {
 };
 
 /** `new_item_ids` → `new_item_ids`, `new_item_id`, `item_ids`, `item_id` (and `line_id` → `line_ids`), then synonyms: the names a value may go by. */
-export function nameVariants(parameter: string): string[] {
+export function nameVariants(parameter: string): readonly string[] {
+  let names = variantCache.get(parameter);
+  if (names === undefined) {
+    // Called for every record a plan looks at: computed once per parameter name.
+    if (variantCache.size >= 10_000) variantCache.clear();
+    names = computeNameVariants(parameter);
+    variantCache.set(parameter, names);
+  }
+  return names;
+}
+
+const variantCache = new Map<string, readonly string[]>();
+
+function computeNameVariants(parameter: string): string[] {
   const out = [parameter];
   if (parameter.endsWith('_ids')) out.push(parameter.slice(0, -1));
   // One id is also named by a list of them (`line_id` in a customer's `line_ids`).
@@ -601,7 +633,10 @@ export function nameVariants(parameter: string): string[] {
     out.push(unqualified);
     if (unqualified.endsWith('_ids')) out.push(unqualified.slice(0, -1));
   }
-  for (const name of [...out]) for (const s of SYNONYMS[name] ?? []) if (!out.includes(s)) out.push(s);
+  for (const name of [...out]) {
+    const synonyms = Object.prototype.hasOwnProperty.call(SYNONYMS, name) ? SYNONYMS[name] : undefined;
+    for (const s of synonyms ?? []) if (!out.includes(s)) out.push(s);
+  }
   return out;
 }
 

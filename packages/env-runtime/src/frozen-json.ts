@@ -175,6 +175,21 @@ export function freezeOwnedJson<T>(value: T, path = ''): T {
   return value;
 }
 
+/**
+ * Freezes a new container whose own values are all already frozen JSON (this package's), without
+ * walking them: a materialized state's new collection objects, which hold committed records.
+ * A value that is not frozen JSON is frozen the checked way (`freezeOwnedJson`).
+ */
+export function freezeOverFrozen<T extends object>(container: T): T {
+  for (const key of Object.keys(container)) {
+    const item = (container as Record<string, unknown>)[key];
+    if (typeof item === 'object' && item !== null && !FROZEN.has(item)) return freezeOwnedJson(container);
+  }
+  Object.freeze(container);
+  FROZEN.add(container);
+  return container;
+}
+
 // Thrown inside `settle` when something is not JSON (or nests deeper than it walks): the
 // described walk of `freezeOwnedJson` then says where, so the common case builds no pointer.
 const NOT_JSON: unique symbol = Symbol('not JSON');

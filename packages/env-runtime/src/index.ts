@@ -34,6 +34,7 @@ export type { SpecIssueCode, StateIssueCode } from './validate-spec.js';
 export type { CreateEnvironmentOptions, Environment } from './environment.js';
 export type { SandboxIsolation } from './sandbox.js';
 export { createEnvironment, createEnvironmentSync } from './environment.js';
+export { parseFrozenJson } from './frozen-json.js';
 export type { CreateSessionOptions, Session, Snapshot } from './session.js';
 export type { Clock, Db, IdSource, NativeTool, ToolContext } from './tool-context.js';
 export type { EnvRuntimeErrorCode } from './error.js';

@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from '@autoforge/core';
 import { isJsonObject } from '@autoforge/core';
 import { EnvRuntimeError } from './error.js';
-import { freezeOwnedJson, isFrozenJson, jsonEqual, setOwn, toFrozenJson } from './frozen-json.js';
+import { freezeOverFrozen, isFrozenJson, jsonEqual, setOwn, toFrozenJson } from './frozen-json.js';
 
 /** Marks a record deleted in an overlay. */
 export const DELETED: unique symbol = Symbol('deleted');
@@ -229,10 +229,33 @@ export function materialize(base: Base, overlay: Overlay): JsonObject {
       setOwn(out, key, col.records);
       continue;
     }
-    const records: Record<string, unknown> = {};
-    for (const id of mergedIds(col, layers)) setOwn(records, id, resolveRecord(col, layers, id));
-    setOwn(out, key, records);
+    setOwn(out, key, freezeOverFrozen(mergedRecords(col, layers)));
   }
-  // Every leaf is already frozen JSON: this only freezes the few new containers.
-  return freezeOwnedJson(out) as JsonObject;
+  // Every value is already frozen JSON: this only freezes the new root.
+  return freezeOverFrozen(out) as JsonObject;
+}
+
+/**
+ * A collection's records after its layers, in `mergedIds` order: base records in base order
+ * (deleted ones dropped, replaced ones in place), then new ones in the order first written.
+ */
+function mergedRecords(col: BaseCollection, layers: readonly ReadonlyMap<string, RecordChange>[]): Record<string, unknown> {
+  // A spread copies the base's own properties (as data properties, `__proto__` included) in C++;
+  // only the changed ids are then touched. Without integer-like or "__proto__" ids, the copy's
+  // key order is the base's.
+  const records: Record<string, unknown> = { ...col.records };
+  const added = new Set<string>();
+  for (const layer of layers) {
+    for (const id of layer.keys()) {
+      const value = resolveRecord(col, layers, id);
+      if (col.has(id)) {
+        if (value === undefined) delete records[id];
+        else setOwn(records, id, value);
+      } else if (!added.has(id)) {
+        added.add(id);
+        if (value !== undefined) setOwn(records, id, value);
+      }
+    }
+  }
+  return records;
 }
