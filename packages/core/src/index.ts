@@ -57,6 +57,8 @@ export { derefLocal, hasLocalRefs } from './deref-local.js';
 export { valuesAt } from './values-at.js';
 export type { LinearRegExp } from './linear-regexp.js';
 export { ajvLinearRegExp, LinearPatternError, linearPatternProblem, linearRegExp } from './linear-regexp.js';
+export type { AjvSchemaTable } from './ajv-meta-schema.js';
+export { usePrecompiledMetaSchema } from './ajv-meta-schema.js';
 export { instructionFacts, valueTokens } from './instruction-facts.js';
 export type { ChatModel, ChatReply, ChatTool, CompleteOptions, FinishReason, ResponseFormat, ToolChoice } from './chat-model.js';
 export type { JsonlContents, JsonlLine, JsonlStore, JsonlStoreOptions, ReadJsonlOptions } from './jsonl-store.js';

@@ -1,5 +1,5 @@
 import type { Issue, JsonSchema, JsonValue } from '@autoforge/core';
-import { ajvLinearRegExp, canonicalJson, escapePointerToken } from '@autoforge/core';
+import { ajvLinearRegExp, canonicalJson, escapePointerToken, usePrecompiledMetaSchema } from '@autoforge/core';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
@@ -13,7 +13,7 @@ const DRAFT_2020 = 'https://json-schema.org/draft/2020-12/schema';
  * `Object`.
  */
 export function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, ownProperties: true, code: { regExp: ajvLinearRegExp } });
+  const ajv = usePrecompiledMetaSchema(new Ajv2020({ strict: false, allErrors: true, ownProperties: true, code: { regExp: ajvLinearRegExp } }));
   // ajv-formats is CommonJS: its `default` is the plugin itself.
   ajvFormats.default(ajv);
   return ajv;

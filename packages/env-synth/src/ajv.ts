@@ -1,5 +1,5 @@
 import type { JsonSchema } from '@autoforge/core';
-import { ajvLinearRegExp } from '@autoforge/core';
+import { ajvLinearRegExp, usePrecompiledMetaSchema } from '@autoforge/core';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
@@ -11,7 +11,7 @@ const DRAFT_2020 = 'https://json-schema.org/draft/2020-12/schema';
  * runtime's: what it accepts, `createEnvironment` accepts.
  */
 export function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false, code: { regExp: ajvLinearRegExp } });
+  const ajv = usePrecompiledMetaSchema(new Ajv2020({ strict: false, allErrors: true, logger: false, code: { regExp: ajvLinearRegExp } }));
   // ajv-formats is CommonJS: its `default` is the plugin itself.
   ajvFormats.default(ajv);
   return ajv;

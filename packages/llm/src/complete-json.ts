@@ -1,5 +1,5 @@
 import type { Issue, JsonSchema, JsonValue, Message, Result } from '@autoforge/core';
-import { ajvLinearRegExp, err, ok } from '@autoforge/core';
+import { ajvLinearRegExp, err, ok, usePrecompiledMetaSchema } from '@autoforge/core';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
@@ -34,7 +34,7 @@ function validatorFor(schema: JsonSchema): ValidateFunction {
     if (cached) return cached;
   }
   if (!ajv) {
-    ajv = new Ajv2020({ allErrors: true, strict: false, code: { regExp: ajvLinearRegExp } });
+    ajv = usePrecompiledMetaSchema(new Ajv2020({ allErrors: true, strict: false, code: { regExp: ajvLinearRegExp } }));
     // ajv-formats is CommonJS: its `default` is the plugin itself.
     ajvFormats.default(ajv);
   }

@@ -1,4 +1,4 @@
-import { ajvLinearRegExp } from '@autoforge/core';
+import { ajvLinearRegExp, usePrecompiledMetaSchema } from '@autoforge/core';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
@@ -28,7 +28,7 @@ function mostSpecific(errors: readonly ErrorObject[]): ErrorObject | undefined {
  * compiles the meta-schema once). Returns the most specific violation, if any.
  */
 export function checkMetaSchema(schema: unknown): MetaSchemaViolation | undefined {
-  ajv ??= new Ajv2020({ strict: false, validateFormats: false, allErrors: true, code: { regExp: ajvLinearRegExp } });
+  ajv ??= usePrecompiledMetaSchema(new Ajv2020({ strict: false, validateFormats: false, allErrors: true, code: { regExp: ajvLinearRegExp } }));
   const valid = ajv.validateSchema(schema as object);
   if (valid === true) return undefined;
   const error = mostSpecific(ajv.errors ?? []);
