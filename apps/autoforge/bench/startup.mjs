@@ -9,6 +9,7 @@
 //   node bench/startup.mjs
 //   STARTUP_RUNS=21 node bench/startup.mjs
 //   STARTUP_CLIS=before=/path/to/old/dist/cli.js,after=dist/cli.js node bench/startup.mjs   # compare builds
+//   STARTUP_PNPM_RUNS=0 node bench/startup.mjs        # without the runs through pnpm (3 by default)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ const PROBE = join(here, 'startup-probe.mjs');
 const BENCHMARKS = resolve(here, '../../../../shared/benchmarks');
 const RUNS = Number(process.env.STARTUP_RUNS ?? '11');
 const REPLAY_RUNS = Number(process.env.STARTUP_REPLAY_RUNS ?? '5');
+const PNPM_RUNS = Number(process.env.STARTUP_PNPM_RUNS ?? '3');
 const CLIS = (process.env.STARTUP_CLIS ?? `current=${join(here, '..', 'dist', 'cli.js')}`)
   .split(',')
   .map((entry) => {
@@ -64,6 +66,22 @@ try {
   for (let i = 0; i < REPLAY_RUNS; i++) {
     for (const cli of CLIS) replays.get(cli.name).push(run([cli.file, 'bench', 'replay', 'tau-bench/retail']));
   }
+  // As the issue measures it: through pnpm from the repository root (`pnpm -s autoforge …`), whose
+  // own start-up is timed alone (`pnpm --version`) for comparison. Outside wall time only.
+  const pnpmRuns = { replay: [], version: [] };
+  if (PNPM_RUNS > 0) {
+    const root = resolve(here, '..', '..', '..');
+    const outside = (args) => {
+      const t0 = performance.now();
+      const child = spawnSync('pnpm', args, { cwd: root, env: { ...process.env, AUTOFORGE_BENCH_DATA: BENCHMARKS }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+      if (child.status !== 0) throw new Error(`pnpm ${args.join(' ')} exited ${child.status}: ${child.stderr}`);
+      return performance.now() - t0;
+    };
+    for (let i = 0; i < PNPM_RUNS; i++) {
+      pnpmRuns.version.push(outside(['--version']));
+      pnpmRuns.replay.push(outside(['-s', 'autoforge', 'bench', 'replay', 'tau-bench/retail']));
+    }
+  }
   const loadAfter = loadavg()[0];
 
   console.log(`autoforge start-up (${cpus()[0]?.model ?? 'cpu'}, ${availableParallelism()} cores, Node ${process.version}, ` +
@@ -86,6 +104,10 @@ try {
     for (const x of r) outputs.add(x.stdout.toString('utf8'));
     const mark = (name) => median(r.map((x) => x.marks[name] ?? Number.NaN));
     console.log(`| ${cli.name} | ${ms(mark('autoforge:command'))} | ${ms(mark('autoforge:bench-replay:loop'))} | ${ms(median(r.map((x) => x.wallMs)))} | ${ms(median(r.map((x) => x.outsideMs)))} | ${ms(median(r.map((x) => x.cpuMs)))} |`);
+  }
+  if (PNPM_RUNS > 0) {
+    console.log('');
+    console.log(`Through pnpm from the repository root (the build above; wall ms, medians of ${PNPM_RUNS}): \`pnpm -s autoforge bench replay tau-bench/retail\` ${ms(median(pnpmRuns.replay))}; \`pnpm --version\` alone ${ms(median(pnpmRuns.version))}.`);
   }
   console.log('');
   console.log(outputs.size === 1 ? 'Every replay printed the same bytes.' : `The replays printed ${outputs.size} different outputs.`);
