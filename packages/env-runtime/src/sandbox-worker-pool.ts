@@ -13,7 +13,7 @@ import type { Transaction } from './transaction.js';
  * answered. Inside that margin the QuickJS interrupt handler (the fast path) ends the call and
  * the worker is kept; past it the worker is replaced.
  */
-export const HARD_DEADLINE_GRACE_MS = 100;
+export const HARD_DEADLINE_GRACE_MS = 50;
 // A worker that does not start within this long is treated as failed (a blocked `callSync`
 // cannot hear a worker's 'error' event).
 const START_LIMIT_MS = 60_000;
@@ -189,16 +189,24 @@ class SandboxWorker {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  /** Runs a call; the event loop stays free. Past `hardMs` the worker is terminated. */
-  call(index: number, argsText: string, tx: Transaction, hardMs: number): Promise<Settled> {
+  /**
+   * Runs a call; the event loop stays free. Past `softMs` without an answer, `overdue` is called
+   * (the pool starts a replacement then, so that the next call does not wait for one); past
+   * `hardMs` the worker is terminated.
+   */
+  call(index: number, argsText: string, tx: Transaction, softMs: number, hardMs: number, overdue: () => void): Promise<Settled> {
     return new Promise<Settled>((resolve) => {
       const slot: Slot = {
         tx,
         settle: (result) => {
           clearTimeout(timer);
+          clearTimeout(late);
           resolve(result);
         },
       };
+      const late = setTimeout(() => {
+        if (this.slot === slot) overdue();
+      }, softMs);
       const timer = setTimeout(() => {
         if (this.slot !== slot) return;
         this.slot = undefined;
@@ -405,24 +413,33 @@ export class WorkerPool {
   private refill(): void {
     const spare = this.killed > 0 ? 2 : 0;
     const wanted = Math.min(this.options.maxWorkers, this.busy() + Math.max(this.waiting.length, spare, this.all.size === 0 ? 1 : 0));
-    while (!this.closed && this.all.size < wanted) {
-      const fresh = this.spawn();
-      this.starting.push(fresh);
-      fresh.whenStarted().then(
-        () => {
-          const at = this.starting.indexOf(fresh);
-          if (at < 0) return; // a call took it while it started
-          this.starting.splice(at, 1);
-          this.release(fresh);
-        },
-        () => {
-          const at = this.starting.indexOf(fresh);
-          if (at >= 0) this.starting.splice(at, 1);
-          this.all.delete(fresh);
-          this.waiting.shift()?.(undefined);
-        },
-      );
-    }
+    while (!this.closed && this.all.size < wanted) this.startSpare();
+  }
+
+  // A call ran past its deadline and its worker may be terminated: start a replacement now
+  // unless one is idle or starting (one thread over the cap at most, while the old one dies).
+  private prewarm(): void {
+    if (this.closed || this.idle.length + this.starting.length > 0 || this.all.size > this.options.maxWorkers) return;
+    this.startSpare();
+  }
+
+  private startSpare(): void {
+    const fresh = this.spawn();
+    this.starting.push(fresh);
+    fresh.whenStarted().then(
+      () => {
+        const at = this.starting.indexOf(fresh);
+        if (at < 0) return; // a call took it while it started
+        this.starting.splice(at, 1);
+        this.release(fresh);
+      },
+      () => {
+        const at = this.starting.indexOf(fresh);
+        if (at >= 0) this.starting.splice(at, 1);
+        this.all.delete(fresh);
+        this.waiting.shift()?.(undefined);
+      },
+    );
   }
 
   // Workers running a call now.
@@ -459,7 +476,7 @@ export class WorkerPool {
     if (w === undefined) return { ok: false, error: { code: 'tool_error', message: 'the environment was closed' } };
     this.refill();
     try {
-      return this.settle(w, await w.call(index, argsText, tx, this.hardMs()), tx);
+      return this.settle(w, await w.call(index, argsText, tx, this.limits.timeoutMs, this.hardMs(), () => this.prewarm()), tx);
     } finally {
       this.release(w);
     }
