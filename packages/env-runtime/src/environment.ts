@@ -44,9 +44,11 @@ export interface CreateEnvironmentOptions {
   maxOutputBytes?: number;
   /**
    * Where sandboxed calls run. `'worker'` (default): in worker threads holding the QuickJS
-   * instances; a call still running `timeoutMs` + 100 ms after it started is ended by
+   * instances; a call still running `timeoutMs` + 50 ms after it started is ended by
    * terminating its worker (`timeout`, the session unchanged), so no tool code can hold the
-   * event loop, and `step()` leaves it free while a tool runs. `'in-thread'`: on the calling
+   * event loop, and `step()` leaves it free while a tool runs. Once a tool's call has run to its
+   * deadline, that tool's calls wait behind other tools' calls and never hold the last worker,
+   * so one looping tool cannot starve the environment's other sessions. `'in-thread'`: on the calling
    * thread, ended only by the QuickJS interrupt handler (faster per call; a built-in looping in
    * C can overrun the deadline).
    */

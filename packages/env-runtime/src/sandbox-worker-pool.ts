@@ -264,6 +264,12 @@ function timeoutOutcome(limits: SandboxLimits): SandboxOutcome {
   return { ok: false, error: { code: 'timeout', message: `the tool ran longer than ${limits.timeoutMs} ms` } };
 }
 
+/** A call waiting for a worker (`undefined`: none will come, the pool closed or could not start one). */
+interface Waiter {
+  readonly suspect: boolean;
+  readonly wake: (w: SandboxWorker | undefined) => void;
+}
+
 /**
  * The worker-isolated sandbox of one environment: up to `maxWorkers` threads, each with its
  * own QuickJS instance holding every tool, calls handed to an idle one. A call that does not
@@ -278,7 +284,12 @@ export class WorkerPool {
   // Started by `refill`, not yet ready (a call may take one and wait for it).
   private readonly starting: SandboxWorker[] = [];
   private readonly all = new Set<SandboxWorker>();
-  private readonly waiting: ((w: SandboxWorker | undefined) => void)[] = [];
+  private readonly waiting: Waiter[] = [];
+  // Tools (by index) whose calls ran to their deadline: their calls may hold all workers but one,
+  // and wait behind other tools' calls, so that one looping tool cannot starve every other
+  // session of this environment.
+  private readonly suspects = new Set<number>();
+  private suspectBusy = 0;
   private closed = false;
   /** Workers terminated at the hard deadline (for tests and benchmarks). */
   killed = 0;
@@ -320,7 +331,37 @@ export class WorkerPool {
     return this.all.size;
   }
 
-  private async acquire(): Promise<SandboxWorker | undefined> {
+  // How many workers calls of suspect tools may hold at once.
+  private suspectCap(): number {
+    return Math.max(1, this.options.maxWorkers - 1);
+  }
+
+  // Takes a worker for a call; a suspect tool's call only within its cap (counted here).
+  private async acquire(suspect: boolean): Promise<SandboxWorker | undefined> {
+    for (;;) {
+      if (this.closed) return undefined;
+      if (suspect && this.suspectBusy >= this.suspectCap()) {
+        const handed = await new Promise<SandboxWorker | undefined>((wake) => this.waiting.push({ suspect, wake }));
+        if (handed !== undefined) return handed;
+        continue;
+      }
+      // The slot is taken before the first await: calls made in one tick must see each other.
+      if (suspect) this.suspectBusy += 1;
+      let w: SandboxWorker | undefined | null;
+      try {
+        w = await this.acquireFree();
+      } catch (e) {
+        if (suspect) this.suspectBusy -= 1;
+        throw e;
+      }
+      if (w !== undefined && w !== null) return w;
+      if (suspect) this.suspectBusy -= 1;
+      if (w === undefined) return undefined;
+    }
+  }
+
+  // A free, idle, starting or new worker; `null` when the call had to wait and should try again.
+  private async acquireFree(): Promise<SandboxWorker | undefined | null> {
     for (;;) {
       if (this.closed) return undefined;
       const w = this.idle.pop();
@@ -341,9 +382,22 @@ export class WorkerPool {
         if (await this.startedOrDropped(fresh)) return fresh;
         throw fresh.failure as EnvRuntimeError;
       }
-      const handed = await new Promise<SandboxWorker | undefined>((resolve) => this.waiting.push(resolve));
+      // Waits as an ordinary call: its suspect slot is already taken.
+      const handed = await new Promise<SandboxWorker | undefined>((wake) => this.waiting.push({ suspect: false, wake }));
       if (handed !== undefined) return handed;
+      return null;
     }
+  }
+
+  // The next waiting call to hand a free worker to: other tools' calls first, then a suspect
+  // tool's within its cap (counted here, as the worker is handed).
+  private nextWaiter(): Waiter | undefined {
+    let at = this.waiting.findIndex((x) => !x.suspect);
+    if (at < 0 && this.suspectBusy < this.suspectCap()) at = this.waiting.findIndex((x) => x.suspect);
+    if (at < 0) return undefined;
+    const [waiter] = this.waiting.splice(at, 1) as [Waiter];
+    if (waiter.suspect) this.suspectBusy += 1;
+    return waiter;
   }
 
   private async startedOrDropped(w: SandboxWorker): Promise<boolean> {
@@ -393,9 +447,9 @@ export class WorkerPool {
       this.refill();
       return;
     }
-    const next = this.waiting.shift();
+    const next = this.nextWaiter();
     if (next !== undefined) {
-      next(w);
+      next.wake(w);
       return;
     }
     if (this.all.size > this.options.maxWorkers) {
@@ -437,7 +491,7 @@ export class WorkerPool {
         const at = this.starting.indexOf(fresh);
         if (at >= 0) this.starting.splice(at, 1);
         this.all.delete(fresh);
-        this.waiting.shift()?.(undefined);
+        this.waiting.shift()?.wake(undefined);
       },
     );
   }
@@ -465,19 +519,26 @@ export class WorkerPool {
     return this.limits.timeoutMs + HARD_DEADLINE_GRACE_MS;
   }
 
-  /** Runs a call in a worker; the event loop is never blocked by the tool. */
+  /**
+   * Runs a call in a worker; the event loop is never blocked by the tool. A tool whose calls ran
+   * to their deadline before waits behind other tools' calls and never holds the last worker.
+   */
   async call(index: number, argsText: string, tx: Transaction): Promise<SandboxOutcome> {
+    const suspect = this.suspects.has(index);
     let w: SandboxWorker | undefined;
     try {
-      w = await this.acquire();
+      w = await this.acquire(suspect);
     } catch (e) {
       return notStarted(e);
     }
     if (w === undefined) return { ok: false, error: { code: 'tool_error', message: 'the environment was closed' } };
     this.refill();
     try {
-      return this.settle(w, await w.call(index, argsText, tx, this.limits.timeoutMs, this.hardMs(), () => this.prewarm()), tx);
+      const outcome = this.settle(w, await w.call(index, argsText, tx, this.limits.timeoutMs, this.hardMs(), () => this.prewarm()), tx);
+      if (!outcome.ok && outcome.error.code === 'timeout') this.suspects.add(index);
+      return outcome;
     } finally {
+      if (suspect) this.suspectBusy -= 1;
       this.release(w);
     }
   }
@@ -512,6 +573,6 @@ export class WorkerPool {
     this.all.clear();
     this.idle.length = 0;
     this.starting.length = 0;
-    for (const wake of this.waiting.splice(0)) wake(undefined);
+    for (const waiter of this.waiting.splice(0)) waiter.wake(undefined);
   }
 }
