@@ -140,6 +140,23 @@ describe('autoforge env call', () => {
     expect(unparsable.stderr).toMatch(/arguments:1:\d+: invalid JSON/);
   });
 
+  it('honours the state budget: a write past --max-state-bytes is a state_limit (exit 2), the same write within it answers; bad budgets exit 2', async () => {
+    const target = join(out, 'retail-call.json');
+    const address = JSON.stringify({ user_id: 'noah_brown_6181', address1: `1 Budget Way ${'x'.repeat(300)}`, address2: 'Suite 2', city: 'Austin', state: 'TX', country: 'USA', zip: '78701' });
+    const over = await autoforge('env', 'call', target, 'modify_user_address', address, '--max-state-bytes', '1');
+    expect(over.code).toBe(2);
+    expect(over.stderr).toMatch(/state_limit/);
+    const within = await autoforge('env', 'call', target, 'modify_user_address', address);
+    expect(within.code, within.stderr).toBe(0);
+    expect(within.stdout).toContain('1 Budget Way');
+    for (const [flag, value] of [['--memory-bytes', '5'], ['--max-state-depth', '0'], ['--max-state-bytes', 'lots']]) {
+      const bad = await autoforge('env', 'call', target, 'get_order_details', '{"order_id":"#W2378156"}', flag as string, value as string);
+      expect(bad.code, flag).toBe(2);
+      expect(bad.stderr).toContain(flag as string);
+      expect(bad.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
   it('exits 2 naming the pointer when the spec is invalid', async () => {
     const bad = join(out, 'bad-spec.json');
     writeFileSync(bad, JSON.stringify({ specVersion: 1, id: 'x', name: 'x', stateSchema: {}, seedState: {}, tools: [{}] }));

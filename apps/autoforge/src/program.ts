@@ -80,7 +80,10 @@ function buildProgram(io: CliIo): Command {
     .argument('<tool>', 'tool name')
     .argument('[args]', 'arguments as a JSON object', '{}')
     .option('--timeout-ms <ms>', 'wall-clock limit of a sandboxed call (the call ends as a timeout past it)', '1000')
-    .action(async (file: string, tool: string, args: string, options: { timeoutMs: string }) => {
+    .option('--memory-bytes <n>', 'memory of the sandbox instance for tool code (a memory_limit observation past it)', String(64 * 1024 * 1024))
+    .option('--max-state-bytes <n>', 'most bytes the state may grow past the seed (a state_limit observation beyond)', String(64 * 1024 * 1024))
+    .option('--max-state-depth <n>', 'deepest nesting of the state (a state_limit observation beyond)', '64')
+    .action(async (file: string, tool: string, args: string, options: { timeoutMs: string; memoryBytes?: string; maxStateBytes?: string; maxStateDepth?: string }) => {
       const { envCallCommand } = await load(import('./commands/env.js'));
       await envCallCommand(file, tool, args, io, options);
     });
@@ -126,6 +129,10 @@ function buildProgram(io: CliIo): Command {
     .option('--call-timeout-ms <ms>', 'longest wait for one step (504 beyond)', '10000')
     .option('--episode-timeout-ms <ms>', 'close an episode older than this', '3600000')
     .option('--tool-timeout-ms <ms>', 'wall-clock limit of one sandboxed tool call (a timeout observation past it)', '1000')
+    .option('--tool-memory-bytes <n>', "memory of one environment's sandbox instance for tool code (a memory_limit observation past it)", String(64 * 1024 * 1024))
+    .option('--sandbox-workers <n>', "most worker threads running one environment's sandboxed tools at once", '4')
+    .option('--max-state-bytes <n>', 'most bytes a session\'s state may grow past its initial state (a state_limit observation beyond)', String(64 * 1024 * 1024))
+    .option('--max-state-depth <n>', "deepest nesting of a session's state (a state_limit observation beyond)", '64')
     .option('--headers-timeout-ms <ms>', 'drop a connection whose request headers take longer (408)', '10000')
     .option('--request-timeout-ms <ms>', 'drop a connection whose whole request, body included, takes longer (408)', '30000')
     .option('--max-body-depth <n>', 'deepest nesting of a request body or /ws message (422 beyond)', '128')

@@ -167,5 +167,26 @@ describe('autoforge serve', () => {
     const cap = await runAutoforge(['serve', run, '--max-sessions', '0']);
     expect(cap.code).toBe(2);
     expect(cap.stderr).toContain('--max-sessions must be between 1 and 1000000');
+    for (const [flag, value] of [['--tool-memory-bytes', '5'], ['--sandbox-workers', '0'], ['--max-state-depth', '0'], ['--max-state-bytes', 'many']]) {
+      const bad = await runAutoforge(['serve', run, flag as string, value as string]);
+      expect(bad.code, flag).toBe(2);
+      expect(bad.stderr).toContain(flag as string);
+    }
+  });
+
+  it('applies --max-state-bytes to every session: a write past it is a state_limit observation that changes nothing', async () => {
+    const served = await startServe(['--token', 'tok', '--max-state-bytes', '1']);
+    const task = tasks[0] as Task;
+    const opened = await api(served.url, 'POST', '/sessions', 'tok', { taskId: task.id });
+    const id = opened.body.sessionId as string;
+    const before = await api(served.url, 'GET', `/sessions/${id}/state`, 'tok');
+    // A write that grows the state by 300 bytes (a user of the benchmark's DB).
+    const address = { user_id: 'noah_brown_6181', address1: `1 Budget Way ${'x'.repeat(300)}`, address2: 'Suite 2', city: 'Austin', state: 'TX', country: 'USA', zip: '78701' };
+    const stepped = await api(served.url, 'POST', `/sessions/${id}/step`, 'tok', { name: 'modify_user_address', arguments: address });
+    expect(JSON.stringify(stepped.body)).toContain('state_limit');
+    const after = await api(served.url, 'GET', `/sessions/${id}/state`, 'tok');
+    expect(after.body.digest).toBe(before.body.digest);
+    served.child.kill('SIGTERM');
+    expect(await served.exit).toBe(0);
   });
 });

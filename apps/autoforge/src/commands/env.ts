@@ -148,6 +148,12 @@ export async function loadEnvironmentSpec(file: string, io: CliIo): Promise<Envi
 export interface EnvCallCommandOptions {
   /** Wall-clock limit of a sandboxed call, in ms (default 1000). */
   timeoutMs?: string;
+  /** Memory of the sandbox instance, in bytes (default 64 MiB). */
+  memoryBytes?: string;
+  /** Most bytes the state may grow past the seed (default 64 MiB). */
+  maxStateBytes?: string;
+  /** Deepest nesting of the state (default 64). */
+  maxStateDepth?: string;
 }
 
 /** `autoforge env call <env.json> <tool> '<json args>'`: one call on the seed state. */
@@ -155,7 +161,12 @@ export async function envCallCommand(file: string, tool: string, args: string | 
   const timeoutMs = parseInteger(options.timeoutMs ?? '1000', '--timeout-ms', 1, 3_600_000);
   const spec = await loadEnvironmentSpec(file, io);
   if (args !== undefined) parseJsonText(args, 'arguments');
-  const environment = await createEnvironment(spec, { timeoutMs });
+  const budgets = {
+    memoryLimitBytes: parseInteger(options.memoryBytes ?? String(64 * 1024 * 1024), '--memory-bytes', 1024 * 1024, 2 ** 31),
+    maxStateGrowthBytes: parseInteger(options.maxStateBytes ?? String(64 * 1024 * 1024), '--max-state-bytes', 0, Number.MAX_SAFE_INTEGER),
+    maxStateDepth: parseInteger(options.maxStateDepth ?? '64', '--max-state-depth', 1, 10_000),
+  };
+  const environment = await createEnvironment(spec, { timeoutMs, ...budgets });
   try {
     const session = environment.createSession();
     const result = await session.step({ id: 'cli-1', name: tool, arguments: args ?? '{}' });

@@ -26,6 +26,14 @@ export interface ServeCommandOptions extends ModelFlags {
   episodeTimeoutMs: string;
   /** Wall-clock limit of one sandboxed tool call, in ms (its worker is terminated past it). */
   toolTimeoutMs?: string;
+  /** Memory of one environment's sandbox instance, in bytes. */
+  toolMemoryBytes?: string;
+  /** Most worker threads running one environment's sandboxed tools. */
+  sandboxWorkers?: string;
+  /** Most bytes a session's state may grow past its initial state. */
+  maxStateBytes?: string;
+  /** Deepest nesting of a session's state. */
+  maxStateDepth?: string;
   headersTimeoutMs: string;
   requestTimeoutMs: string;
   maxBodyDepth: string;
@@ -155,8 +163,14 @@ export async function serveCommand(dir: string, options: ServeCommandOptions, io
   const judgeModel = judgeConfig && createRoleModel(judgeConfig, { io });
   const catalog = await loadServeCatalog(dir, io);
   const toolTimeoutMs = integer(options.toolTimeoutMs ?? '1000', '--tool-timeout-ms', 1, MAX_TIMER_MS);
+  const environmentBudgets = {
+    memoryLimitBytes: integer(options.toolMemoryBytes ?? String(64 * 1024 * 1024), '--tool-memory-bytes', 1024 * 1024, 2 ** 31),
+    sandboxWorkers: integer(options.sandboxWorkers ?? '4', '--sandbox-workers', 1, 64),
+    maxStateGrowthBytes: integer(options.maxStateBytes ?? String(64 * 1024 * 1024), '--max-state-bytes', 0, Number.MAX_SAFE_INTEGER),
+    maxStateDepth: integer(options.maxStateDepth ?? '64', '--max-state-depth', 1, 10_000),
+  };
   const server = await createEnvironmentServer(catalog, {
-    environment: { ...(catalog.natives ? { natives: catalog.natives } : {}), timeoutMs: toolTimeoutMs },
+    environment: { ...(catalog.natives ? { natives: catalog.natives } : {}), timeoutMs: toolTimeoutMs, ...environmentBudgets },
     protocol: options.protocol as ServeProtocol,
     defaultUser: { kind: options.user, errorRate, errorKinds: errorKinds as InjectedUserError['kind'][], surface: options.userSurface ?? 'varied' },
     userModel,
