@@ -311,6 +311,42 @@ export function parseFrozenJson(text: string, path = ''): JsonValue {
   return value;
 }
 
+/**
+ * Where the first lone surrogate (in a string or a key) of JSON text's value is, as a JSON
+ * pointer (`/address/line1`, `/` for the value itself), or `undefined` when it has none; `value`
+ * is `JSON.parse(text)`. Only text with a raw lone surrogate or a `\uD800`–`\uDFFF` escape is
+ * walked, so the common case costs one scan of the text. A lone surrogate cannot be written as
+ * UTF-8: it would reach disk and the wire as U+FFFD, so two different ids would name one record.
+ */
+export function loneSurrogateAt(text: string, value: unknown): string | undefined {
+  if (wellFormed(text) && !SURROGATE_ESCAPE.test(text)) return undefined;
+  return loneSurrogateIn(value);
+}
+
+/** Where the first lone surrogate (in a string or a key) of a JSON value is, as a JSON pointer; `undefined` when none. */
+export function loneSurrogateIn(value: unknown): string | undefined {
+  const walk = (v: unknown, at: string): string | undefined => {
+    if (typeof v === 'string') return wellFormed(v) ? undefined : at || '/';
+    if (typeof v !== 'object' || v === null) return undefined;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const found = walk(v[i], `${at}/${i}`);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    }
+    for (const key of Object.keys(v)) {
+      // The key itself, written with its lone surrogate escaped (`\udbff`) so that the pointer can be shown.
+      if (!wellFormed(key)) return `${at}/${pointerToken(JSON.stringify(key).slice(1, -1))}`;
+      const here = `${at}/${pointerToken(key)}`;
+      const found = walk((v as Record<string, unknown>)[key], here);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return walk(value, '');
+}
+
 /** A mutable deep clone of a JSON value (for `db.edit`). */
 export function cloneMutable<T extends JsonValue>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;

@@ -65,6 +65,24 @@ describe('Session.stepSync: failures are observations', () => {
     expect(error.message).toMatch(/\/items\/0\/sku/);
   });
 
+  it('answers arguments holding a lone surrogate (escaped, raw, or in a key) with invalid_arguments naming the place, and changes nothing', () => {
+    const session = env.createSession();
+    const before = session.digest();
+    const cases: [string, string][] = [
+      ['{"user_id": "ada\\ud800"}', '/user_id'],
+      [`{"user_id": "a\udc00da"}`, '/user_id'],
+      ['{"order_id": "o1", "items": [{"sku\\udbff": 1}]}', '/items/0/sku\\udbff'],
+    ];
+    for (const [text, pointer] of cases) {
+      const result = session.stepSync(call('get_user', text));
+      expect(result).toMatchObject({ ok: false, error: { code: 'invalid_arguments', details: { pointer } } });
+      expect((result as { error: { message: string } }).error.message).toMatch(/lone surrogate/);
+    }
+    // A surrogate pair is text: it reaches the tool (ada has no such id: an ordinary miss).
+    expect(session.stepSync(call('get_user', '{"user_id": "\\ud83d\\ude00"}'))).not.toMatchObject({ error: { code: 'invalid_arguments' } });
+    expect(session.digest()).toBe(before);
+  });
+
   it('keeps a thrown message as the observation and the state unchanged', () => {
     const session = env.createSession();
     expect(session.stepSync(call('cancel_order', { order_id: 'o2' }))).toEqual({

@@ -7,7 +7,7 @@ import { jsonSize, textOver } from './budgets.js';
 import { stateDigest } from './digest.js';
 import type { Environment } from './environment.js';
 import { EnvRuntimeError } from './error.js';
-import { findNonJson } from './frozen-json.js';
+import { findNonJson, loneSurrogateAt } from './frozen-json.js';
 import type { IdKey } from './ids.js';
 import type { Sandbox, SandboxOutcome } from './sandbox.js';
 import type { Base, Overlay } from './state.js';
@@ -315,6 +315,10 @@ export class SessionImpl implements Session {
     }
     if (!isJsonObject(args)) {
       return failure('invalid_arguments', `the arguments of "${call.name}" must be a JSON object`);
+    }
+    const lone = loneSurrogateAt(argsText, args);
+    if (lone !== undefined) {
+      return failure('invalid_arguments', `the arguments of "${call.name}" hold a lone surrogate (not Unicode text) at ${lone}`, { pointer: lone });
     }
     if (!tool.validate(args)) {
       return failure(

@@ -30,6 +30,8 @@ describe('validateEnvironmentSpec', () => {
     ['an unknown property', { ...shopSpec(), extra: 1 }, [{ code: 'E_SPEC_SHAPE', pointer: '/extra' }]],
     ['a clock start that is no date-time', { ...shopSpec(), clock: { start: 'tomorrow' } }, [{ code: 'E_SPEC_SHAPE', pointer: '/clock/start' }]],
     ['a fractional idSeed', { ...shopSpec(), idSeed: 1.5 }, [{ code: 'E_SPEC_SHAPE', pointer: '/idSeed' }]],
+    ['an id with a lone surrogate', { ...shopSpec(), id: 'shop\ud800' }, [{ code: 'E_SPEC_SHAPE', pointer: '/id' }]],
+    ['a description with a lone surrogate', withTool((t) => ((t[0] as { description: string }).description = 'x\udc00')), [{ code: 'E_SPEC_SHAPE', pointer: '/tools/0/description' }]],
   ])('locates the shape problem of %s', (_name, value, expected) => {
     expect(issuesOf(value)).toEqual(expected);
   });

@@ -5,6 +5,7 @@ import { ajvIssues, compileCached, metaSchemaErrors, sharedAjv } from './ajv.js'
 import type { EnvironmentSpec } from './spec.js';
 import { inferCollections } from './state.js';
 import { driverProblem } from './drivers/registry.js';
+import { loneSurrogateIn } from './frozen-json.js';
 
 const bool = { type: 'boolean' } as const;
 const str = { type: 'string' } as const;
@@ -233,6 +234,14 @@ export function checkSpec(value: unknown, options: CheckSpecOptions = {}): Check
   }
   const spec = value as EnvironmentSpec;
   const issues = result.issues;
+  // Ids, names and texts must be Unicode text: a lone surrogate is written to disk and the wire as
+  // U+FFFD, so two different ids would name one thing. (The seed state is checked as it is frozen.)
+  const { seedState: _seed, ...rest } = spec;
+  const lone = loneSurrogateIn(rest);
+  if (lone !== undefined) {
+    result.issues = [issue('E_SPEC_SHAPE', lone, 'a string or key holds a lone surrogate (not Unicode text)')];
+    return result;
+  }
 
   const names = new Map<string, number>();
   spec.tools.forEach((tool, i) => {
