@@ -2,7 +2,7 @@ import type { Issue } from '@autoforge/core';
 import { describe, expect, it } from 'vitest';
 import { shopSpec } from './shop-fixture.js';
 import type { EnvironmentSpec } from './spec.js';
-import { validateEnvironmentSpec } from './validate-spec.js';
+import { ENVIRONMENT_SPEC_SCHEMA, validateEnvironmentSpec } from './validate-spec.js';
 
 function issuesOf(value: unknown): { code: string; pointer: string | undefined }[] {
   const result = validateEnvironmentSpec(value);
@@ -101,5 +101,14 @@ describe('validateEnvironmentSpec', () => {
     const issues = (result as { issues: Issue[] }).issues;
     expect(issues.map((i) => i.pointer).sort()).toEqual(['/seedState/users/bob/email', '/seedState/users/bob/extra']);
     expect(issues[0]?.message).toMatch(/^env-runtime: \/seedState\/users\/bob\//);
+  });
+});
+
+describe('the precompiled spec validator', () => {
+  it('is the code the installed Ajv generates from ENVIRONMENT_SPEC_SCHEMA (regenerate with pnpm --filter @autoforge/env-runtime spec-validator)', async () => {
+    // @ts-expect-error: a plain ES module script without types
+    const { specValidatorSource } = (await import('../scripts/generate-spec-validator.mjs')) as { specValidatorSource: (schema: unknown) => string };
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(new URL('./spec-validator.generated.ts', import.meta.url), 'utf8')).toBe(specValidatorSource(ENVIRONMENT_SPEC_SCHEMA));
   });
 });

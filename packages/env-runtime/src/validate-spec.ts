@@ -1,11 +1,12 @@
 import type { Issue, JsonSchemaObject, Result } from '@autoforge/core';
 import { err, isJsonObject, ok } from '@autoforge/core';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { ajvIssues, compileCached, metaSchemaErrors, sharedAjv } from './ajv.js';
+import { ajvIssues, compileCached, metaSchemaErrors } from './ajv.js';
 import type { EnvironmentSpec } from './spec.js';
 import { inferCollections } from './state.js';
 import { driverProblem } from './drivers/registry.js';
 import { loneSurrogateIn } from './frozen-json.js';
+import { specValidator as precompiledSpecValidator } from './spec-validator.generated.js';
 
 const bool = { type: 'boolean' } as const;
 const str = { type: 'string' } as const;
@@ -227,7 +228,9 @@ export interface CheckSpecOptions {
  */
 export function checkSpec(value: unknown, options: CheckSpecOptions = {}): CheckedSpec {
   const result: CheckedSpec = { issues: [], parameters: [], state: undefined, collections: [] };
-  specValidator ??= sharedAjv().compile(ENVIRONMENT_SPEC_SCHEMA);
+  // Compiled ahead of time (scripts/generate-spec-validator.mjs): the same code the shared Ajv
+  // would compile here, without its tens of milliseconds in every process.
+  specValidator ??= precompiledSpecValidator as unknown as ValidateFunction;
   if (!specValidator(value)) {
     result.issues = ajvIssues(specValidator.errors, '', 'E_SPEC_SHAPE');
     return result;
