@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Task } from '@autoforge/core';
 import type { BenchAdapter } from '@autoforge/bench-adapters';
-import { createBenchAdapter } from '@autoforge/bench-adapters';
+import { loadBenchAdapter } from '@autoforge/bench-adapters/load';
 import { CliError } from './errors.js';
 import { appendRun, openRunStore, RUN_FILES } from './run-dir.js';
 
@@ -66,7 +66,7 @@ export async function readBenchRun(dir: string, shown: string): Promise<{ info: 
     throw new CliError('E_INPUT', `${join(shown, BENCH_FILE)}: needs "benchmark" and "dataDir"`);
   }
   try {
-    return { info, adapter: createBenchAdapter(info.benchmark, { dataDir: info.dataDir, nlAssertions: 'skip' }) };
+    return { info, adapter: await loadBenchAdapter(info.benchmark, { dataDir: info.dataDir, nlAssertions: 'skip' }) };
   } catch (error) {
     throw new CliError('E_INPUT', `${join(shown, BENCH_FILE)}: ${(error as Error).message}`);
   }

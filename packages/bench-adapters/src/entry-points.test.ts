@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as acebench from './acebench/index.js';
 import * as bfcl from './bfcl/index.js';
+import * as load from './load.js';
 import * as main from './index.js';
 import * as tau2 from './tau2/index.js';
 import * as tauBench from './tau-bench/index.js';
@@ -74,5 +75,17 @@ describe('entry points', () => {
       }
     }
     expect(clashes).toEqual([]);
+  });
+
+  it('the load entry builds, for every benchmark, the adapter the registry builds, and rejects an unknown name', async () => {
+    expect(Object.keys(load).sort()).toEqual(['BENCHMARKS', 'loadBenchAdapter', 'replayTask']);
+    expect(load.BENCHMARKS).toBe(main.BENCHMARKS);
+    const dataDir = new URL('../../../../shared/benchmarks', import.meta.url).pathname;
+    for (const { name } of main.BENCHMARKS) {
+      const loaded = await load.loadBenchAdapter(name, { dataDir, nlAssertions: 'skip' });
+      const created = main.createBenchAdapter(name, { dataDir, nlAssertions: 'skip' });
+      expect([loaded.name, loaded.splits], name).toEqual([created.name, created.splits]);
+    }
+    await expect(load.loadBenchAdapter('tau-bench/nowhere', { dataDir })).rejects.toMatchObject({ code: 'E_UNKNOWN_BENCHMARK' });
   });
 });

@@ -3,7 +3,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Agent, JsonObject, Task, Trajectory, UserSimulator } from '@autoforge/core';
 import type { BenchAdapter } from '@autoforge/bench-adapters';
-import { BENCHMARKS, createBenchAdapter, createOracleAgent, replayTask, runBenchmark } from '@autoforge/bench-adapters';
+// The light entry: only the ported benchmark a command names is loaded (`runBenchmark` and the
+// oracle come from the main entry, when `bench eval` needs them).
+import { BENCHMARKS, loadBenchAdapter, replayTask } from '@autoforge/bench-adapters/load';
 import type { BENCH_AGENTS } from '../cli-options.js';
 import { CliError } from '../errors.js';
 import { writeBenchRun } from '../bench-run.js';
@@ -67,7 +69,7 @@ function benchModels(name: string, agent: BenchEvalCommandOptions['agent'] | und
   );
 }
 
-function adapterFor(name: string, data: string | undefined, io: CliIo, models: RunModels): BenchAdapter {
+async function adapterFor(name: string, data: string | undefined, io: CliIo, models: RunModels): Promise<BenchAdapter> {
   const dir = data ?? io.env.AUTOFORGE_BENCH_DATA;
   if (dir === undefined || dir === '') {
     throw new CliError('E_USAGE', '--data <dir> is required (the benchmarks folder; or set AUTOFORGE_BENCH_DATA)');
@@ -85,7 +87,7 @@ function adapterFor(name: string, data: string | undefined, io: CliIo, models: R
     io.stderr(`autoforge: ${name}: no AUTOFORGE_MODEL, so the rubrics are not judged and every reward is 0 (a judge: --judge-model or --model)\n`);
   }
   try {
-    return createBenchAdapter(name, { dataDir: resolve(io.cwd, dir), ...(judge ? { judge } : { nlAssertions: 'skip' as const }) });
+    return await loadBenchAdapter(name, { dataDir: resolve(io.cwd, dir), ...(judge ? { judge } : { nlAssertions: 'skip' as const }) });
   } catch (error) {
     throw new CliError('E_INPUT', (error as Error).message);
   }
@@ -110,7 +112,7 @@ export function benchListCommand(io: CliIo): void {
  */
 export async function benchReplayCommand(name: string, options: BenchReplayCommandOptions, io: CliIo): Promise<void> {
   const models = benchModels(name, undefined, options, io);
-  const adapter = adapterFor(name, options.data, io, models);
+  const adapter = await adapterFor(name, options.data, io, models);
   // Loading the tasks replays each one's gold calls once (their expected digests); the loop
   // scores that replay. The mark is for `bench/startup.mjs`.
   const tasks = await tasksOf(adapter, options.split);
@@ -124,7 +126,10 @@ export async function benchReplayCommand(name: string, options: BenchReplayComma
 
 async function agentFactory(kind: BenchEvalCommandOptions['agent'], adapter: BenchAdapter, options: BenchEvalCommandOptions, io: CliIo, models: RunModels): Promise<(task: Task) => Agent> {
   // The benchmark's own oracle where it has one (dual control: it asks the user for the user's gold calls).
-  if (kind === 'oracle') return (task) => adapter.oracle?.(task) ?? createOracleAgent({ task });
+  if (kind === 'oracle') {
+    const { createOracleAgent } = await import('@autoforge/bench-adapters');
+    return (task) => adapter.oracle?.(task) ?? createOracleAgent({ task });
+  }
   if (kind === 'reference') {
     // The offline reference policy, trained by `autoforge train` when --checkpoint names its policy.json.
     if (options.checkpoint !== undefined && !existsSync(resolve(io.cwd, options.checkpoint))) {
@@ -171,7 +176,7 @@ export async function benchEvalCommand(name: string, options: BenchEvalCommandOp
   const concurrency = integer(options.concurrency, '--concurrency', 1, 256);
   const maxTurns = integer(options.maxTurns, '--max-turns', 1, 1000);
   const models = benchModels(name, options.agent, options, io);
-  const adapter = adapterFor(name, options.data, io, models);
+  const adapter = await adapterFor(name, options.data, io, models);
   const agent = await agentFactory(options.agent, adapter, options, io, models);
   await models.check();
   const tasks = await tasksOf(adapter, options.split);
@@ -198,6 +203,7 @@ export async function benchEvalCommand(name: string, options: BenchEvalCommandOp
   } else if (adapter.user === undefined) {
     io.stderr(`bench eval: ${adapter.name} with the offline instruction user (it opens with the instruction and stops at the agent's first reply): pass^k is not comparable with the benchmark's; --user llm uses its own user simulator\n`);
   }
+  const { runBenchmark } = await import('@autoforge/bench-adapters');
   const run = await runBenchmark(adapter, {
     agent,
     ...(user ? { user } : {}),
