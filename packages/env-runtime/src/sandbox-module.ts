@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { RELEASE_SYNC, newQuickJSWASMModule, newVariant } from 'quickjs-emscripten';
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
+import type * as QuickJS from 'quickjs-emscripten';
 
 // @types/node does not declare the WebAssembly namespace; the little used here.
 interface WasmApi {
@@ -40,10 +40,12 @@ export function compiledSandboxWasm(): Promise<object | undefined> {
  * `precompiled`: a module compiled by `compiledSandboxWasm` in another thread.
  */
 export async function newSandboxModule(precompiled?: object): Promise<QuickJSWASMModule> {
+  // Loaded here, on the first sandbox: an environment of natives and drivers never loads QuickJS.
+  const { RELEASE_SYNC, newQuickJSWASMModule, newVariant } = await import('quickjs-emscripten');
   const wasmModule = precompiled ?? (await compiledSandboxWasm());
   if (wasmModule !== undefined) {
     try {
-      const options = { wasmModule } as unknown as Parameters<typeof newVariant>[1];
+      const options = { wasmModule } as unknown as Parameters<typeof QuickJS.newVariant>[1];
       return await newQuickJSWASMModule(newVariant(RELEASE_SYNC, options));
     } catch {
       // Below: the default loader.
