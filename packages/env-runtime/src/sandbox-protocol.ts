@@ -46,7 +46,7 @@ export type FromWorker =
   | { t: 'ready'; hostPath: 'ffi' | 'public' }
   | { t: 'load-error'; code: 'E_SOURCE' | 'E_SANDBOX'; message: string; pointer: string | undefined }
   | { t: 'op'; a: (string | number)[] }
-  | { t: 'done'; answer: CallAnswer; wasmBytes: number }
+  | { t: 'done'; answer: CallAnswer; wasmBytes: number; spent: boolean }
   | { t: 'fault'; message: string };
 
 // How each host operation reads its arguments after the op itself (`s`: string, `n`: number),

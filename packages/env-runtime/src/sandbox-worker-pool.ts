@@ -24,7 +24,7 @@ function workerUrl(): URL {
   return here.endsWith('.ts') ? new URL('../dist/sandbox-worker.js', here) : new URL('./sandbox-worker.js', here);
 }
 
-type Settled = { t: 'done'; answer: CallAnswer; wasmBytes: number } | { t: 'fault'; message: string } | { t: 'killed' };
+type Settled = { t: 'done'; answer: CallAnswer; wasmBytes: number; spent: boolean } | { t: 'fault'; message: string } | { t: 'killed' };
 
 interface Slot {
   readonly tx: Transaction;
@@ -505,6 +505,8 @@ export class WorkerPool {
     switch (settled.t) {
       case 'done':
         w.wasmBytes = settled.wasmBytes;
+        // Its QuickJS instance holds promise jobs that would run after every later call.
+        if (settled.spent) w.kill();
         return finishCall(settled.answer, tx, this.limits);
       case 'fault':
         w.kill();

@@ -75,7 +75,7 @@ void start().then((instance) => {
     if (m.t !== 'call') return;
     try {
       const answer = instance.run(m.index, m.argsText, rpc);
-      post({ t: 'done', answer, wasmBytes: instance.wasmBytes() });
+      post({ t: 'done', answer, wasmBytes: instance.wasmBytes(), spent: instance.spent });
     } catch (e) {
       // A fault leaves the instance unusable: the host replaces this worker.
       post({ t: 'fault', message: e instanceof SandboxFault ? e.message : `sandbox fault: ${errorParts(e).message}` });

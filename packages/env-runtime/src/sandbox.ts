@@ -46,6 +46,9 @@ export type SandboxOutcome = { ok: true; output: JsonValue } | { ok: false; erro
 // use `maxStackBytes`.
 const LOAD_STACK_BYTES = 32 * 1024;
 // Loading runs the prelude's deep freeze; give it time even when calls get little.
+// The least time promise jobs get after a call (a call that used its whole deadline still
+// settles a short chain of its own).
+const DRAIN_FLOOR_MS = 5;
 const LOAD_TIMEOUT_MS = 10_000;
 
 /** A host-side exception escaped QuickJS (for example V8's stack overflow inside WebAssembly). */
@@ -192,6 +195,11 @@ export class SandboxInstance {
   private readonly indexHandles: QuickJSHandle[] = [];
   private readonly limits: SandboxLimits;
   private deadline = Number.POSITIVE_INFINITY;
+  /**
+   * True once a call left promise jobs that its deadline cut off (a chain that queues itself for
+   * ever): they would run again after every later call, so the instance is replaced.
+   */
+  spent = false;
   // The host operations of the call in progress (undefined: the db is detached).
   private active: HostOps | undefined;
   // The error of the last host operation that failed (the sandbox fetches it with OP.error).
@@ -324,8 +332,9 @@ export class SandboxInstance {
   run(index: number, argsText: string, ops: HostOps): CallAnswer {
     let faulted = false;
     this.active = ops;
+    const deadline = performance.now() + this.limits.timeoutMs;
     try {
-      this.deadline = performance.now() + this.limits.timeoutMs;
+      this.deadline = deadline;
       return (this.bridge as HostBridge).call(this.callFn, this.indexHandles[index] as QuickJSHandle, argsText);
     } catch (e) {
       faulted = true;
@@ -333,7 +342,7 @@ export class SandboxInstance {
     } finally {
       this.active = undefined;
       this.deadline = Number.POSITIVE_INFINITY;
-      if (!faulted) this.drainJobs();
+      if (!faulted) this.drainJobs(deadline);
     }
   }
 
@@ -343,15 +352,19 @@ export class SandboxInstance {
   }
 
   // Promise jobs a call queued would otherwise run during a later call: run them now, with the
-  // db detached (their host calls throw) and under a deadline.
-  private drainJobs(): void {
+  // db detached (their host calls throw), within what is left of the call's deadline (a few
+  // milliseconds at least). Jobs still queued then (a chain that queues itself) spend the instance.
+  private drainJobs(callDeadline: number): void {
     if (!this.rt.hasPendingJob()) return;
-    this.deadline = performance.now() + this.limits.timeoutMs;
+    this.deadline = Math.max(callDeadline, performance.now() + DRAIN_FLOOR_MS);
     try {
-      this.rt.executePendingJobs().dispose();
+      // One job at a time: a job that queues the next before it spins would keep a whole-queue
+      // run going for ever, each job interrupted and the next one started.
+      while (this.rt.hasPendingJob() && performance.now() <= this.deadline) this.rt.executePendingJobs(1).dispose();
     } finally {
       this.deadline = Number.POSITIVE_INFINITY;
     }
+    if (this.rt.hasPendingJob()) this.spent = true;
   }
 
   /** Bytes of WebAssembly memory the module holds (it grows and never shrinks). */
@@ -363,6 +376,9 @@ export class SandboxInstance {
 
   dispose(): void {
     try {
+      // Jobs left queued keep objects alive: freeing the runtime would abort inside the module
+      // (and print from there). The module is dropped with the instance anyway.
+      if (this.rt.alive && this.rt.hasPendingJob()) return;
       for (const h of this.indexHandles) if (h.alive) h.dispose();
       // callFn is assigned last in the constructor; it may be missing after a failed load.
       const callFn = this.callFn as QuickJSHandle | undefined;
@@ -450,7 +466,7 @@ class InThreadSandbox {
     }
     try {
       const outcome = instance.call(index, argsText, tx);
-      if (instance.wasmBytes() > 2 * this.limits.memoryLimitBytes + 64 * 1024 * 1024) this.startRebuild();
+      if (instance.spent || instance.wasmBytes() > 2 * this.limits.memoryLimitBytes + 64 * 1024 * 1024) this.startRebuild();
       return outcome;
     } catch (e) {
       if (!(e instanceof SandboxFault)) throw e;
